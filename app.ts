@@ -1,0 +1,99 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { defaultShopConfig } from './config/shop-config.ts'
+import type { ShopConfig } from './domain/types.ts'
+import { clientErrorHandler } from './errors/client-error.ts'
+import { installErrorHandling } from './errors/error-handler.ts'
+import { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
+import { fragmentsPlugin } from './plugins/fragments/index.ts'
+import { healthPlugin } from './plugins/health/index.ts'
+import { openapiPlugin } from './plugins/openapi/index.ts'
+import { securityPlugin } from './plugins/security/index.ts'
+import { settingsPlugin } from './plugins/settings/index.ts'
+import { shopPlugin, type FilterRegistration } from './plugins/shop/index.ts'
+import { storeApiExtensionPlugin } from './plugins/store-api-extension/index.ts'
+import { svcFreePlugin } from './plugins/svc-free/index.ts'
+import { svcProPlugin } from './plugins/svc-pro/index.ts'
+import { svcPlaceholdersPlugin } from './plugins/svc-placeholders/index.ts'
+import type { RateCounter, Storage } from './storage/types.ts'
+
+export interface AppOptions {
+  storage: Storage
+  rateCounter: RateCounter
+  /** Signing secrets (each at least 32 bytes), newest first. */
+  secrets: readonly string[]
+  restRoot?: string
+  siteUrl?: string
+  homeUrl?: string
+  edition?: 'free' | 'pro'
+  shop?: Partial<ShopConfig>
+  /** Server-side filters to add at start (more can be added at run time through `app.shop.filters`). */
+  filters?: readonly FilterRegistration[]
+  /** Origins allowed to call `svc/v1` besides the home and site URLs' (default value of `svc_rest_allowed_origins`). */
+  allowedOrigins?: readonly string[]
+  /** Trusted proxy ranges (default value of `svc_rest_trusted_proxy_cidrs`). */
+  trustedProxyCidrs?: readonly string[]
+  /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
+  rateLimitMultiplier?: number
+  /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
+  rateCounterTimeoutMs?: number
+  logger?: FastifyServerOptions['logger']
+  /** The clock (tests move it). */
+  now?: () => Date
+  /** Passed to Fastify, for example `trustProxy`. */
+  fastify?: Omit<FastifyServerOptions, 'logger'>
+}
+
+export const DEFAULT_REST_ROOT = '/wp-json/'
+export const DEFAULT_SITE_URL = 'http://localhost:3000'
+
+/** Builds the whole application: the reference shop and the cart drawer service on top of it. */
+export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    // Report every invalid field at once, not only the first.
+    ajv: { customOptions: { allErrors: true } },
+    clientErrorHandler,
+    ...options.fastify
+  })
+  // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
+  app.removeContentTypeParser('text/plain')
+  installErrorHandling(app)
+  await app.register(openapiPlugin, { servers: [{ url: (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '') }] })
+  await app.register(healthPlugin, { storage: options.storage, rateCounter: options.rateCounter })
+  await app.register(shopPlugin, {
+    storage: options.storage,
+    secrets: options.secrets,
+    restRoot: options.restRoot ?? DEFAULT_REST_ROOT,
+    siteUrl: options.siteUrl ?? DEFAULT_SITE_URL,
+    homeUrl: options.homeUrl ?? options.siteUrl ?? DEFAULT_SITE_URL,
+    config: { ...defaultShopConfig, ...options.shop },
+    filters: options.filters,
+    now: options.now
+  })
+  // The service on top of the platform: settings, then `extensions.svc`, then the `.svc-cart-json` fragment.
+  await app.register(settingsPlugin)
+  await app.register(storeApiExtensionPlugin)
+  await app.register(fragmentsPlugin)
+  await app.register(securityPlugin, {
+    rateCounter: options.rateCounter,
+    allowedOrigins: options.allowedOrigins,
+    trustedProxyCidrs: options.trustedProxyCidrs,
+    rateLimitMultiplier: options.rateLimitMultiplier,
+    counterTimeoutMs: options.rateCounterTimeoutMs
+  })
+  await app.register(svcFreePlugin)
+  if (options.edition === 'pro') await app.register(svcProPlugin)
+  await app.register(svcPlaceholdersPlugin, { edition: options.edition ?? 'free' })
+  // The drawer and launcher script, served and added to every storefront page.
+  await app.register(drawerAssetsPlugin, { edition: options.edition ?? 'free' })
+  return app
+}
+
+export { shopPlugin, type ShopPluginOptions, type Shop, type FilterRegistration, type FilterCallback, type FilterName } from './plugins/shop/index.ts'
+export { healthPlugin } from './plugins/health/index.ts'
+export { openapiPlugin } from './plugins/openapi/index.ts'
+export { settingsPlugin, SettingsService, type SettingsWriteResult, type VersionedSettings } from './plugins/settings/index.ts'
+export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
+export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
+export { securityPlugin, svcRouteOptions, SVC_ROUTES, type SvcRequestContext, type SvcRouteSpec } from './plugins/security/index.ts'
+export type { Storage, RateCounter } from './storage/types.ts'

@@ -1,0 +1,89 @@
+/** The messages between the orchestrator (`run.ts`) and its child processes, and the child side of the exchange. */
+
+export interface AppStart {
+  type: 'start'
+  /** PGlite data directory (a temporary one, or `memory://`); ignored with `databaseUrl`. */
+  dataDir: string
+  databaseUrl: string | null
+  /** The throw-away PostgreSQL schema (the orchestrator drops it). */
+  schema: string
+  redisUrl: string | null
+  redisKeyPrefix: string
+}
+
+export interface AppReady {
+  url: string
+  storage: string
+  rateCounter: string
+}
+
+/** What a bare server answers for one scenario: the app's response to the scenario's request, byte for byte. */
+export interface Baseline {
+  name: string
+  method: string
+  path: string
+  statusCode: number
+  contentType: string
+  body: string
+}
+
+export interface BaselineStart {
+  type: 'start'
+  baselines: Baseline[]
+}
+
+export interface BaselineReady {
+  /** Scenario name → origin of the bare server answering it. */
+  urls: Record<string, string>
+}
+
+export type ParentMessage<Start> = Start | { type: 'stop' }
+export type ChildMessage<Ready> = { type: 'ready', ready: Ready } | { type: 'failed', message: string }
+
+export interface Started<Ready> {
+  ready: Ready
+  close: () => Promise<void>
+}
+
+const CLOSE_TIMEOUT_MS = 5000
+
+/**
+ * The child side: waits for the start message, starts, reports ready, and closes on a stop message, SIGINT or
+ * SIGTERM (Ctrl-C reaches the whole process group), or when the orchestrator goes away (the IPC channel closes).
+ */
+export function runChild<Start extends { type: 'start' }, Ready> (start: (message: Start) => Promise<Started<Ready>>): void {
+  if (process.send === undefined) {
+    console.error('bench: this file is a child process of bench/run.ts; run `npm run bench`')
+    process.exit(2)
+  }
+  const send = (message: ChildMessage<Ready>): void => { if (process.connected) process.send!(message) }
+  let started: Promise<Started<Ready> | null> | undefined
+  let exiting = false
+
+  const exit = (code: number): void => {
+    if (exiting) return
+    exiting = true
+    setTimeout(() => process.exit(1), CLOSE_TIMEOUT_MS).unref()
+    Promise.resolve(started)
+      .then((running) => running?.close())
+      .then(() => process.exit(code), (error: unknown) => {
+        console.error('bench: closing the child failed:', error)
+        process.exit(1)
+      })
+  }
+
+  process.on('message', (message: ParentMessage<Start>) => {
+    if (message.type === 'stop') return exit(0)
+    if (started !== undefined) return
+    started = start(message).then((running) => {
+      send({ type: 'ready', ready: running.ready })
+      return running
+    }, (error: unknown) => {
+      send({ type: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) })
+      exit(1)
+      return null
+    })
+  })
+  process.once('disconnect', () => exit(0))
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => exit(0))
+}

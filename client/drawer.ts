@@ -1,0 +1,436 @@
+import type { DrawerPageConfig } from '../plugins/drawer-assets/page-config.ts'
+import type { DrawerConfig, LauncherSettings } from '../schemas/settings.ts'
+import { Analytics } from './analytics.ts'
+import { createAnnouncer } from './announce.ts'
+import { Api } from './api.ts'
+import { Dialog } from './dialog.ts'
+import { logicalSide, prefersReducedMotion } from './direction.ts'
+import { h, replaceKeepingFocus } from './dom.ts'
+import { ApiError, describe } from './errors.ts'
+import { onAddedToCart } from './events.ts'
+import { items, money } from './format.ts'
+import { cartFromFragments } from './fragment.ts'
+import { Launcher } from './launcher.ts'
+import { renderBundles } from './render/bundles.ts'
+import { createCouponForm, renderAppliedCoupons } from './render/coupons.ts'
+import { lineName, renderLines } from './render/lines.ts'
+import { renderRecommendations } from './render/products.ts'
+import { meterFor, renderAddons, renderMeter, renderSpotlight } from './render/pro.ts'
+import { renderTotals } from './render/totals.ts'
+import { Store, type DrawerState } from './store.ts'
+import { applyTheme, injectStyles } from './styles.ts'
+import type { Bundle, BundleCompanions, CartItem, CartState, DrawerData, Product, SmartAddon } from './types.ts'
+
+const DRAWER_ID = 'svc-drawer'
+type OpenSource = 'add_to_cart' | 'launcher' | 'link' | 'api'
+
+function section (name: string, label?: string): HTMLElement {
+  return h('section', { class: 'svc-section', 'data-svc': name, 'aria-label': label, hidden: true })
+}
+
+/**
+ * The drawer: builds the launcher and the dialog, keeps the state (`Store`), talks to the server (`Api`) and draws
+ * each part again when its data changes. After an `added_to_cart` event it works from the fragment alone; the other
+ * parts (recommendations, Pro widgets) are brought up to date at the shopper's next step in the drawer.
+ */
+export class Drawer {
+  readonly #config: DrawerPageConfig
+  readonly #pro: boolean
+  readonly #api: Api
+  readonly #store = new Store()
+  readonly #analytics: Analytics
+  readonly #announcer = createAnnouncer()
+  #drawerConfig: DrawerConfig
+  #launcherSettings: LauncherSettings
+  #duration = 0
+  /** Sections older than the cart (after a fragment): refreshed at the shopper's next step. */
+  #stale = false
+  #busy = false
+  readonly #viewed = new Set<number>()
+
+  readonly #root = h('div', { class: 'svc-root', 'data-svc': 'root', 'data-state': 'loading' })
+  readonly #overlay = h('div', { class: 'svc-overlay', hidden: true })
+  readonly #close = h('button', { type: 'button', class: 'svc-close', 'aria-label': 'Close the cart', 'data-fk': 'close' }, '×')
+  readonly #count = h('span', { class: 'svc-meta', 'data-svc': 'count' })
+  readonly #alert = h('div', { class: 'svc-alert', role: 'alert', 'data-svc': 'error' })
+  readonly #lines = h('div', { 'data-svc': 'cart' }, h('p', { class: 'svc-empty' }, 'Loading your cart…'))
+  readonly #meter: HTMLElement | null
+  readonly #addons: HTMLElement | null
+  readonly #spotlight: HTMLElement | null
+  readonly #bundles: HTMLElement | null
+  readonly #recs = section('recommendations')
+  readonly #coupon = createCouponForm((code) => { this.applyCoupon(code) })
+  readonly #totals = h('div', { 'data-svc': 'totals' })
+  readonly #checkout: HTMLAnchorElement
+  readonly #drawer: HTMLElement
+  readonly #launcher: Launcher
+  readonly #dialog: Dialog
+
+  constructor (config: DrawerPageConfig) {
+    this.#config = config
+    this.#pro = config.edition === 'pro'
+    this.#api = new Api(config)
+    this.#analytics = new Analytics(this.#api, this.#pro)
+    this.#drawerConfig = config.drawerConfig
+    this.#launcherSettings = config.launcher
+    this.#meter = this.#pro ? section('meter', 'Free shipping') : null
+    this.#addons = this.#pro ? section('addons') : null
+    this.#spotlight = this.#pro ? section('spotlight') : null
+    this.#bundles = this.#pro ? section('bundles') : null
+    this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: config.checkoutUrl, 'data-svc': 'checkout' }, 'Checkout')
+    this.#checkout.addEventListener('click', () => {
+      const cart = this.#store.state.cart
+      this.#analytics.track('checkout_click', cart ? { value: Number(cart.cartTotal) } : {})
+    })
+    this.#close.addEventListener('click', () => { this.close() })
+    this.#drawer = h('div', {
+      id: DRAWER_ID,
+      class: 'svc-drawer',
+      role: 'dialog',
+      'aria-modal': 'true',
+      'aria-labelledby': 'svc-drawer-title',
+      tabindex: '-1',
+      hidden: true,
+      'data-svc': 'drawer'
+    },
+    h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, 'Your cart'), this.#count, this.#close),
+    this.#alert,
+    h('div', { class: 'svc-body' }, this.#meter, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
+    h('div', { class: 'svc-foot' }, this.#totals, this.#checkout))
+    this.#launcher = new Launcher(config.launcher, DRAWER_ID, () => { this.open('launcher') })
+    this.#dialog = new Dialog({
+      root: this.#root,
+      drawer: this.#drawer,
+      overlay: this.#overlay,
+      initialFocus: () => this.#close,
+      returnFocus: (opener) => this.#launcher.visible ? this.#launcher.element : opener?.isConnected ? opener : null,
+      side: () => this.#drawerConfig.position,
+      duration: () => this.#duration,
+      onChange: (open) => {
+        this.#launcher.expanded(open)
+        if (!open) {
+          this.#analytics.track('drawer_close')
+          if (this.#stale) this.#quietly(() => this.#refreshSections())
+        }
+      }
+    })
+    this.#store.subscribe((state, previous) => { this.#render(state, previous) })
+    this.#applySettings(config.drawerConfig, config.launcher)
+  }
+
+  /** Puts the launcher and the dialog into the page and listens for adds. */
+  mount (): void {
+    injectStyles()
+    this.#root.append(this.#launcher.element, this.#overlay, this.#drawer, this.#announcer.element)
+    document.body.appendChild(this.#root)
+    onAddedToCart((fragments) => { this.#onAdded(fragments) })
+    document.addEventListener('click', (event) => {
+      const opener = event.target instanceof Element ? event.target.closest('[data-svc-drawer-open]') : null
+      if (opener === null) return
+      event.preventDefault()
+      this.open('link')
+    })
+  }
+
+  /** Page load: the Cart-Token (and settings) from the Store API cart, then the drawer's data. */
+  async init (): Promise<void> {
+    try {
+      const cart = await this.#api.loadToken()
+      const svc = cart.extensions?.svc
+      if (svc?.drawer_config && svc.launcher) this.#applySettings(svc.drawer_config, svc.launcher)
+      await Promise.all([this.#refreshAll(false), this.#pro ? this.#loadBundles() : null])
+      await this.#loadCompanions()
+    } catch (error) {
+      this.#store.set({ error: describe(error) })
+    } finally {
+      this.#root.dataset.state = 'ready'
+    }
+  }
+
+  open (source: OpenSource = 'api'): void {
+    if (!this.#dialog.isOpen) this.#analytics.track('drawer_open', { data: { source } })
+    this.#dialog.open()
+    if (this.#stale && source !== 'add_to_cart') this.#quietly(() => this.#refreshSections())
+    this.#trackViews()
+  }
+
+  close (): void {
+    this.#dialog.close()
+  }
+
+  // ---- cart changes ----------------------------------------------------------------------------------------------
+
+  setQuantity (item: CartItem, quantity: number): void {
+    this.#run(async () => {
+      try {
+        await this.#api.store('POST', 'cart/update-item', { key: item.key, quantity })
+      } finally {
+        await this.#refreshAll(false)
+      }
+      this.#say(`Quantity of ${lineName(item)} changed to ${quantity}.`)
+    })
+  }
+
+  remove (item: CartItem): void {
+    this.#run(async () => {
+      await this.#changed(await this.#api.svc('POST', 'cart/remove-items', { keys: [item.key] }), `${lineName(item)} removed from the cart.`)
+    })
+  }
+
+  applyCoupon (code: string): void {
+    this.#run(async () => {
+      const cart = await this.#api.svc<CartState>('POST', 'coupon', { code })
+      this.#coupon.input.value = ''
+      this.#analytics.track('coupon_apply', { data: { code: code.slice(0, 200) } })
+      this.#store.set({ couponMessage: '' })
+      await this.#changed(cart, `Coupon ${code} applied.`)
+    }, (message) => {
+      this.#store.set({ couponMessage: message })
+      return true
+    })
+  }
+
+  removeCoupon (code: string): void {
+    this.#run(async () => {
+      await this.#changed(await this.#api.svc('DELETE', 'coupon', { code }), `Coupon ${code} removed.`)
+    })
+  }
+
+  addRecommendation (product: Product): void {
+    this.#run(async () => {
+      const cart = await this.#api.svc<CartState>('POST', 'recommendations/add', { product_id: product.id })
+      this.#analytics.track('recommendation_add', { product_id: product.id, value: Number(product.prices.price) })
+      await this.#changed(cart, `${product.name} added to the cart.`)
+    })
+  }
+
+  toggleAddon (addon: SmartAddon, active: boolean): void {
+    this.#run(async () => {
+      const cart = await this.#api.svc<CartState>('POST', 'smart-addons/toggle', { addon_id: addon.id, active })
+      this.#analytics.track('addon_toggle', {
+        product_id: addon.product.id,
+        ...(active ? { value: Number(addon.product.prices.price) } : {}),
+        data: { addon_id: addon.id, active }
+      })
+      await this.#changed(cart, `${addon.label} ${active ? 'added to' : 'removed from'} the cart.`)
+    })
+  }
+
+  addBundle (bundleId: string, productIds: number[], title: string): void {
+    this.#run(async () => {
+      const cart = await this.#api.svc<CartState>('POST', 'bundle-builder/add', { bundle_id: bundleId, product_ids: productIds })
+      this.#analytics.track('bundle_add', { data: { bundle_id: bundleId } })
+      await this.#changed(cart, `The bundle ${title} was added to the cart.`)
+    })
+  }
+
+  addSpotlight (product: Product): void {
+    this.#run(async () => {
+      const cart = await this.#api.svc<CartState>('POST', 'spotlight/add', { product_id: product.id })
+      this.#analytics.track('spotlight_add', { product_id: product.id, value: Number(product.prices.price) })
+      await this.#changed(cart, `${product.name} added to the cart.`)
+    })
+  }
+
+  // ---- internals -------------------------------------------------------------------------------------------------
+
+  /** Specification §4.1.4: the cart from the fragment, the drawer opens, and nothing is requested. */
+  #onAdded (fragments: unknown): void {
+    const cart = cartFromFragments(fragments)
+    if (cart === null) {
+      // No `.svc-cart-json` (the service is off, or another extension broke the fragments): ask the server.
+      this.open('add_to_cart')
+      this.#quietly(() => this.#refreshAll(true))
+      return
+    }
+    const { state } = this.#store
+    const before = new Map(state.cart?.cartItems.map((item) => [item.key, item.quantity]) ?? [])
+    const added = cart.cartItems.find((item) => item.quantity > (before.get(item.key) ?? 0))
+    const keys = new Set(cart.cartItems.map((item) => item.key))
+    this.#store.setCart(cart, {
+      error: '',
+      meter: state.meter && meterFor(state.meter, cart),
+      addons: state.addons.map((addon) => ({ ...addon, active: addon.key !== null && keys.has(addon.key) }))
+    })
+    this.#stale = true
+    this.open('add_to_cart')
+    this.#say(added ? `${lineName(added)} added to the cart.` : 'The cart was updated.')
+  }
+
+  /** One drawer action at a time; a refusal is shown in words (a 409 brings the cart as it stands). */
+  async #run (work: () => Promise<void>, onError?: (message: string) => boolean): Promise<void> {
+    if (this.#busy) return
+    this.#busy = true
+    this.#store.set({ busy: true, error: '' })
+    try {
+      await work()
+    } catch (error) {
+      const cart = error instanceof ApiError ? error.data.cart as CartState | undefined : undefined
+      if (cart && Array.isArray(cart.cartItems)) this.#store.setCart(cart)
+      const message = describe(error)
+      if (!onError?.(message)) this.#store.set({ error: message })
+      this.#announcer.say(message)
+    } finally {
+      this.#busy = false
+      this.#store.set({ busy: false })
+    }
+  }
+
+  /** A background refresh: a failure is shown, never thrown. */
+  async #quietly (work: () => Promise<void>): Promise<void> {
+    try {
+      await work()
+    } catch (error) {
+      this.#store.set({ error: describe(error) })
+    }
+  }
+
+  /** A cart state from a `svc/v1` change, then the sections that depend on the cart. */
+  async #changed (cart: CartState, text: string): Promise<void> {
+    this.#store.setCart(cart)
+    this.#say(text)
+    await this.#refreshSections()
+  }
+
+  #say (text: string): void {
+    const cart = this.#store.state.cart
+    this.#announcer.say(cart ? `${text} Cart: ${items(cart.cartCount)}, total ${money(cart.cartTotal, cart.currency)}.` : text)
+  }
+
+  /** `GET drawer-data`: the cart and every section of the edition. An answer older than the cart is not used for it. */
+  async #refreshAll (announce: boolean): Promise<void> {
+    const since = this.#store.cartVersion
+    const data = await this.#api.svc<DrawerData>('GET', 'drawer-data')
+    const sections = this.#sections(data)
+    if (data.cart) this.#store.setCart(data.cart, sections, since)
+    else this.#store.set(sections)
+    this.#stale = false
+    if (announce) this.#say('The cart was updated.')
+  }
+
+  async #refreshSections (): Promise<void> {
+    const fields = this.#pro ? 'recommendations,shipping_meter,smart_addons,spotlight' : 'recommendations'
+    this.#stale = false
+    this.#store.set(this.#sections(await this.#api.svc<DrawerData>('GET', `drawer-data?fields=${fields}`)))
+    await this.#loadCompanions()
+  }
+
+  #sections (data: DrawerData): Partial<DrawerState> {
+    const patch: Partial<DrawerState> = {}
+    if (data.recommendations) patch.recommendations = data.recommendations.products
+    if (data.shipping_meter) patch.meter = data.shipping_meter
+    if (data.smart_addons) patch.addons = data.smart_addons
+    if ('spotlight' in data) patch.spotlight = data.spotlight ?? null
+    return patch
+  }
+
+  /** Pro: the bundles on offer (public and cacheable). A server without the route leaves the builder out. */
+  async #loadBundles (): Promise<void> {
+    try {
+      const bundles = await this.#api.publicGet<Bundle[]>('bundle-builder/configs')
+      this.#store.set({ bundles: Array.isArray(bundles) ? bundles : [] })
+    } catch (error) {
+      if (!(error instanceof ApiError) || (error.status !== 404 && error.status !== 501)) throw error
+    }
+  }
+
+  /** Pro: the bundles around the newest cart line that can be part of one (`bundle-builder/companions`). */
+  async #loadCompanions (): Promise<void> {
+    const { bundles, cart, companions } = this.#store.state
+    if (!this.#pro || bundles.length === 0 || cart === null) return
+    const inBundles = new Set(bundles.flatMap((bundle) => bundle.slots.flatMap((slot) => slot.products.map((product) => product.id))))
+    const line = [...cart.cartItems].reverse().find((item) => inBundles.has(item.product_id) && !cart.optionalLockedKeys.includes(item.key))
+    if (line === undefined) {
+      if (companions !== null) this.#store.set({ companions: null })
+      return
+    }
+    if (companions?.productId === line.product_id) return
+    try {
+      const found = await this.#api.svc<BundleCompanions>('GET', `bundle-builder/companions?product_id=${line.product_id}`)
+      this.#store.set({ companions: { productId: line.product_id, name: lineName(line), bundles: found } })
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status < 404 || error.status === 429) throw error
+    }
+  }
+
+  #applySettings (drawer: DrawerConfig, launcher: LauncherSettings): void {
+    this.#drawerConfig = drawer
+    this.#launcherSettings = launcher
+    this.#duration = applyTheme(this.#root, drawer, prefersReducedMotion())
+    this.#drawer.classList.toggle('svc-slide', drawer.animation === 'slide')
+    this.#drawer.classList.toggle('svc-fade', drawer.animation === 'fade')
+    this.#drawer.dataset.side = logicalSide(drawer.position)
+    this.#launcher.update(launcher, this.#store.state.cart)
+  }
+
+  #trackViews (): void {
+    if (!this.#dialog.isOpen || this.#recs.hidden) return
+    for (const card of this.#recs.querySelectorAll<HTMLElement>('[data-product-id]')) {
+      const id = Number(card.dataset.productId)
+      if (this.#viewed.has(id)) continue
+      this.#viewed.add(id)
+      this.#analytics.track('recommendation_view', { product_id: id })
+    }
+  }
+
+  /** Where focus goes when the element that had it is gone: the same line's other control, else the close button. */
+  #fallback = (key: string | undefined): HTMLElement => {
+    const line = key?.split(':')[1]
+    const same = line ? this.#drawer.querySelector<HTMLElement>(`[data-fk$=":${CSS.escape(line)}"]:not(:disabled)`) : null
+    return same ?? this.#close
+  }
+
+  #fill (container: HTMLElement | null, nodes: Node[]): void {
+    if (container === null) return
+    replaceKeepingFocus(container, nodes, this.#fallback)
+    container.hidden = nodes.length === 0
+  }
+
+  /**
+   * A line whose presentation row carries `customPresentation` (set by a `svc_cart_item_data` filter) is handed to
+   * the shop's own renderer: a `svc-drawer:custom-line` event on the line's element, with the item and that data.
+   */
+  #customLines (cart: CartState): void {
+    for (const item of cart.cartItems) {
+      const custom = item.presentation?.customPresentation
+      if (!custom) continue
+      const element = this.#lines.querySelector(`[data-key="${CSS.escape(item.key)}"]`)
+      element?.dispatchEvent(new CustomEvent('svc-drawer:custom-line', { bubbles: true, detail: { item, customPresentation: custom } }))
+    }
+  }
+
+  #render (state: DrawerState, previous: DrawerState): void {
+    this.#drawer.setAttribute('aria-busy', String(state.busy))
+    if (state.error !== previous.error) this.#alert.textContent = state.error
+    if (state.couponMessage !== previous.couponMessage) this.#coupon.note.textContent = state.couponMessage
+    const { cart } = state
+    const cartChanged = cart !== previous.cart
+    if (cart !== null && cartChanged) {
+      replaceKeepingFocus(this.#lines, renderLines(cart, {
+        setQuantity: (item, quantity) => { this.setQuantity(item, quantity) },
+        remove: (item) => { this.remove(item) }
+      }), this.#fallback)
+      this.#customLines(cart)
+      this.#count.textContent = `(${items(cart.cartCount)})`
+      replaceKeepingFocus(this.#totals, renderTotals(cart), this.#fallback)
+      replaceKeepingFocus(this.#coupon.applied, renderAppliedCoupons(cart, (code) => { this.removeCoupon(code) }), this.#fallback)
+      this.#checkout.hidden = cart.cartItems.length === 0
+      this.#launcher.update(this.#launcherSettings, cart)
+    }
+    const inCart = new Set(cart?.cartItems.map((item) => item.product_id) ?? [])
+    if (cartChanged || state.recommendations !== previous.recommendations) {
+      this.#fill(this.#recs, renderRecommendations(state.recommendations, inCart, (product) => { this.addRecommendation(product) }))
+      this.#trackViews()
+    }
+    if (!this.#pro) return
+    if (state.meter !== previous.meter) this.#fill(this.#meter, renderMeter(state.meter))
+    if (state.addons !== previous.addons) this.#fill(this.#addons, renderAddons(state.addons, (addon, active) => { this.toggleAddon(addon, active) }))
+    if (cartChanged || state.spotlight !== previous.spotlight) {
+      const spotlight = state.spotlight
+      this.#fill(this.#spotlight, renderSpotlight(spotlight, cart, () => { if (spotlight) this.addSpotlight(spotlight.product) }))
+    }
+    if (state.bundles !== previous.bundles || state.companions !== previous.companions) {
+      this.#fill(this.#bundles, renderBundles(state.bundles, state.companions, (id, products, title) => { this.addBundle(id, products, title) }))
+    }
+  }
+}

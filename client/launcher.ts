@@ -1,0 +1,52 @@
+import type { LauncherSettings } from '../schemas/settings.ts'
+import { logicalSide } from './direction.ts'
+import { h, icon } from './dom.ts'
+import { items, money } from './format.ts'
+import type { CartState } from './types.ts'
+
+const BAG = 'M7 7V6a5 5 0 0 1 10 0v1h3l-1 14H5L4 7h3zm2 0h6V6a3 3 0 0 0-6 0v1z'
+
+/** The floating button that opens the drawer (settings `launcher`: enabled, corner, count badge, total). */
+export class Launcher {
+  readonly element: HTMLButtonElement
+  readonly #badge = h('span', { class: 'svc-badge', 'aria-hidden': 'true' })
+  readonly #total = h('span', { class: 'svc-launcher-total', 'aria-hidden': 'true' })
+  #settings: LauncherSettings
+
+  constructor (settings: LauncherSettings, controls: string, onOpen: () => void) {
+    this.#settings = settings
+    this.element = h('button', {
+      type: 'button',
+      class: 'svc-launcher',
+      'aria-haspopup': 'dialog',
+      'aria-expanded': 'false',
+      'aria-controls': controls,
+      'data-svc': 'launcher',
+      onclick: onOpen
+    }, icon(BAG), this.#badge, this.#total)
+    this.update(settings, null)
+  }
+
+  get visible (): boolean {
+    return this.#settings.enabled
+  }
+
+  update (settings: LauncherSettings, cart: CartState | null): void {
+    this.#settings = settings
+    const [vertical, side] = settings.position.split('-') as ['top' | 'bottom', 'left' | 'right']
+    this.element.hidden = !settings.enabled
+    this.element.dataset.v = vertical
+    this.element.dataset.side = logicalSide(side)
+    const count = cart?.cartCount ?? 0
+    const total = cart ? money(cart.cartTotal, cart.currency) : ''
+    this.#badge.textContent = String(count)
+    this.#badge.hidden = !settings.show_count
+    this.#total.textContent = total
+    this.#total.hidden = !settings.show_total || total === ''
+    this.element.setAttribute('aria-label', `Cart: ${items(count)}${total ? `, ${total}` : ''}. Open the cart`)
+  }
+
+  expanded (open: boolean): void {
+    this.element.setAttribute('aria-expanded', String(open))
+  }
+}

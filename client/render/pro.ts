@@ -1,0 +1,67 @@
+import { h } from '../dom.ts'
+import { money } from '../format.ts'
+import type { CartState, ShippingMeter, SmartAddon, Spotlight } from '../types.ts'
+import { productCard } from './products.ts'
+
+/**
+ * The meter after a cart change that came without one (an add-to-cart fragment): recomputed from the new cart so
+ * that no request is needed. `reached` stays true with free shipping (shipping 0 on a non-empty cart).
+ */
+export function meterFor (meter: ShippingMeter, cart: CartState): ShippingMeter {
+  const threshold = Number(meter.threshold)
+  const basis = Math.max(0, Number(cart.cartSubtotal) - Number(cart.cartDiscount))
+  const remaining = Math.max(0, threshold - basis)
+  const freeShipping = cart.cartItems.length > 0 && cart.cartShipping !== null && Number(cart.cartShipping) === 0
+  return {
+    ...meter,
+    basis: String(basis),
+    remaining: String(remaining),
+    progress: threshold > 0 ? Math.min(1, basis / threshold) : 1,
+    reached: remaining === 0 || freeShipping
+  }
+}
+
+/** Progress towards free shipping. */
+export function renderMeter (meter: ShippingMeter | null): Node[] {
+  if (meter === null || !meter.enabled) return []
+  const percent = Math.round((meter.reached ? 1 : meter.progress) * 100)
+  const text = meter.reached ? 'Your order ships free.' : `Spend ${money(meter.remaining, meter.currency)} more for free shipping.`
+  const bar = h('div', {
+    class: 'svc-meter-bar',
+    role: 'progressbar',
+    'aria-label': 'Progress towards free shipping',
+    'aria-valuemin': 0,
+    'aria-valuemax': 100,
+    'aria-valuenow': percent
+  }, h('span', {}))
+  ;(bar.firstChild as HTMLElement).style.width = `${percent}%`
+  return [h('p', { class: 'svc-meta' }, text), bar]
+}
+
+/** Optional extras with a toggle each: ticking adds the (locked) add-on line, unticking removes it. */
+export function renderAddons (addons: SmartAddon[], onToggle: (addon: SmartAddon, active: boolean) => void): Node[] {
+  if (addons.length === 0) return []
+  return [
+    h('h3', { id: 'svc-addons-title' }, 'Add to your order'),
+    h('ul', { class: 'svc-cards', 'aria-labelledby': 'svc-addons-title' }, ...addons.map((addon) => {
+      const box = h('input', { type: 'checkbox', checked: addon.active, 'data-fk': `addon:${addon.id}` })
+      box.addEventListener('change', () => onToggle(addon, box.checked))
+      return h('li', {},
+        h('label', { class: 'svc-addon' }, box,
+          h('span', {},
+            h('strong', {}, addon.label), ` (+${money(addon.product.prices.price, addon.product.currency)})`,
+            addon.description && h('span', { class: 'svc-meta', style: 'display:block' }, addon.description))))
+    }))
+  ]
+}
+
+/** The featured offer, while it applies and is not in the cart yet. */
+export function renderSpotlight (spotlight: Spotlight, cart: CartState | null, onAdd: () => void): Node[] {
+  if (spotlight === null) return []
+  const inCart = spotlight.in_cart || (cart?.cartItems.some((item) => item.product_id === spotlight.product.id) ?? false)
+  if (inCart) return []
+  return [h('div', { class: 'svc-spotlight' },
+    h('h3', {}, spotlight.title || 'Special offer'),
+    spotlight.text && h('p', { class: 'svc-meta' }, spotlight.text),
+    h('ul', { class: 'svc-cards' }, productCard(spotlight.product, 'Add', 'spotlight', onAdd)))]
+}

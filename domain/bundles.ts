@@ -1,0 +1,197 @@
+import { GUEST_VIEWER } from './catalog.ts'
+import type { Viewer } from './catalog.ts'
+import { addToCart } from './cart.ts'
+import { isAddonAddable } from './recommendations.ts'
+import { domainError, fail, ok } from './result.ts'
+import type { CartData, Product, Result } from './types.ts'
+
+/**
+ * Bundles (Pro): the shopper fills every slot of a configured bundle with one of the slot's products, and the lines
+ * go into the cart together, each with the bundle's discount. Pure rules only: the selection, which products a
+ * bundle offers, and folding the lines into a cart.
+ */
+
+export interface BundleSlot {
+  label: string
+  product_ids: readonly number[]
+}
+
+/** A bundle as the settings hold it (`bundles.bundles[]`). */
+export interface BundleDefinition {
+  id: string
+  title: string
+  description: string
+  discount_percent: number
+  slots: readonly BundleSlot[]
+}
+
+export const BUNDLE_GROUP_PREFIX = 'bundle:'
+
+/** The `CartLine.group` of a bundle's lines: the same bundle added again lands on the same lines. */
+export function bundleGroup (bundleId: string): string {
+  return `${BUNDLE_GROUP_PREFIX}${bundleId}`
+}
+
+/**
+ * Whether a product may fill a bundle slot right now: a simple product, published, purchasable by anyone (so never
+ * private) and in stock. Catalog visibility does not matter: the shop owner named the product in the bundle, and a
+ * product hidden from the catalog (a bundle-only item) can be bought as in WooCommerce.
+ */
+export function isBundleProductAvailable (product: Product | undefined): product is Product {
+  return product !== undefined && isAddonAddable(product)
+}
+
+/** Every product id the bundles name, once each, in order. */
+export function bundleProductIds (bundles: readonly BundleDefinition[]): number[] {
+  return [...new Set(bundles.flatMap((bundle) => bundle.slots.flatMap((slot) => slot.product_ids)))]
+}
+
+/** A slot as offered: its label and the products that can fill it now, in the configured order. */
+export interface OfferedSlot<P> {
+  label: string
+  products: P[]
+}
+
+/**
+ * The slots of a bundle with only the products that are available now (`available` gives the product or
+ * undefined), or null when some slot is left with none: such a bundle cannot be built and is not offered.
+ */
+export function offeredSlots<P> (bundle: BundleDefinition, available: (id: number) => P | undefined): Array<OfferedSlot<P>> | null {
+  const slots: Array<OfferedSlot<P>> = []
+  for (const slot of bundle.slots) {
+    const products = slot.product_ids.flatMap((id) => {
+      const product = available(id)
+      return product === undefined ? [] : [product]
+    })
+    if (products.length === 0) return null
+    slots.push({ label: slot.label, products })
+  }
+  return slots
+}
+
+export interface Companions<P> {
+  bundle: BundleDefinition
+  /** The slot the product fills (index into `bundle.slots`). */
+  slotIndex: number
+  /** Every other slot, each with its index and the products that can fill it besides the product itself. */
+  others: Array<OfferedSlot<P> & { index: number }>
+}
+
+/**
+ * The bundles a product can be part of, with what may go with it. A product is placed in the first slot that
+ * offers it and leaves every other slot something else to choose (a product fills one slot only); a bundle where
+ * no such slot exists, or where the product is not available, is left out. `idOf` names an offered product.
+ */
+export function companionsOf<P> (
+  bundles: readonly BundleDefinition[],
+  productId: number,
+  available: (id: number) => P | undefined,
+  idOf: (product: P) => number
+): Array<Companions<P>> {
+  const found: Array<Companions<P>> = []
+  for (const bundle of bundles) {
+    const slots = offeredSlots(bundle, available)
+    if (slots === null) continue
+    const withoutProduct = slots.map((slot, index) => ({ index, label: slot.label, products: slot.products.filter((product) => idOf(product) !== productId) }))
+    const slotIndex = slots.findIndex((slot, index) => slot.products.some((product) => idOf(product) === productId) &&
+      withoutProduct.every((other) => other.index === index || other.products.length > 0))
+    if (slotIndex === -1) continue
+    found.push({ bundle, slotIndex, others: withoutProduct.filter((slot) => slot.index !== slotIndex) })
+  }
+  return found
+}
+
+/** One line of a valid selection: the product chosen for a slot. */
+export interface BundleChoice {
+  slotIndex: number
+  productId: number
+}
+
+export interface BundleSelection {
+  bundle: BundleDefinition
+  /** In slot order. */
+  choices: BundleChoice[]
+}
+
+const invalid = (message: string, data: Record<string, unknown>) => fail(domainError('svc_bundle_invalid', message, 400, data))
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
+
+/**
+ * Checks a selection against the bundles on offer: `productIds[i]` fills slot `i`. In order: unknown bundle (404
+ * `svc_bundle_not_found`), then 400 `svc_bundle_invalid` with `data.reason`: `slot_count` (not exactly one product
+ * per slot), `duplicate` (a product chosen twice), `not_in_slot` (a product the slot does not offer; every such
+ * choice is listed in `data.choices`). Says nothing about stock or status: see `addBundleLines`.
+ */
+export function validateBundleSelection (bundles: readonly BundleDefinition[], bundleId: string, productIds: readonly number[]): Result<BundleSelection> {
+  const bundle = bundles.find((candidate) => candidate.id === bundleId)
+  if (bundle === undefined) {
+    return fail(domainError('svc_bundle_not_found', `There is no bundle "${bundleId}".`, 404, { bundle_id: bundleId }))
+  }
+  const slotCount = bundle.slots.length
+  if (productIds.length !== slotCount) {
+    return invalid(
+      `The bundle "${bundle.title}" has ${plural(slotCount, 'slot')}: choose exactly one product for each (${plural(productIds.length, 'product')} given).`,
+      { reason: 'slot_count', bundle_id: bundle.id, expected: slotCount, received: productIds.length })
+  }
+  const seen = new Set<number>()
+  const duplicates = new Set<number>()
+  for (const id of productIds) {
+    if (seen.has(id)) duplicates.add(id)
+    seen.add(id)
+  }
+  if (duplicates.size > 0) {
+    const list = [...duplicates]
+    return invalid(
+      `${list.length === 1 ? 'Product' : 'Products'} ${list.join(', ')} ${list.length === 1 ? 'is' : 'are'} chosen more than once: each slot needs a different product.`,
+      { reason: 'duplicate', bundle_id: bundle.id, product_ids: list })
+  }
+  const misplaced = productIds.flatMap((productId, slotIndex) => {
+    const slot = bundle.slots[slotIndex]!
+    return slot.product_ids.includes(productId) ? [] : [{ slot: slotIndex, label: slot.label, product_id: productId }]
+  })
+  if (misplaced.length > 0) {
+    const what = misplaced.map((choice) => `product ${choice.product_id} is not an option of slot ${choice.slot + 1} ("${choice.label}")`).join('; ')
+    return invalid(`${what.charAt(0).toUpperCase()}${what.slice(1)}.`, { reason: 'not_in_slot', bundle_id: bundle.id, choices: misplaced })
+  }
+  return ok({ bundle, choices: productIds.map((productId, slotIndex) => ({ slotIndex, productId })) })
+}
+
+/**
+ * Adds one of each chosen product to the cart as the bundle's lines (group `bundle:<id>`, the bundle's discount),
+ * or nothing: the first product the platform refuses (out of stock, a quantity limit, sold individually and
+ * already in the cart…) fails the whole selection with the platform's error, `data.product_id` naming the product.
+ * A product that is missing or not available for bundles fails with 400 `svc_product_not_addable`, listing every
+ * such product in `data.product_ids`. The same bundle added again raises its lines' quantities (same group, same
+ * keys); a line already there keeps the discount it was added with. `cart` is never changed.
+ */
+export function addBundleLines (
+  cart: CartData,
+  selection: BundleSelection,
+  products: ReadonlyMap<number, Product>,
+  viewer: Viewer = GUEST_VIEWER
+): Result<CartData> {
+  const unavailable = selection.choices.filter((choice) => !isBundleProductAvailable(products.get(choice.productId)))
+  if (unavailable.length > 0) {
+    const names = unavailable.map((choice) => {
+      const product = products.get(choice.productId)
+      return product === undefined ? `product ${choice.productId}` : `"${product.name}"`
+    })
+    return fail(domainError('svc_product_not_addable',
+      `${names.join(', ')} cannot be added right now: nothing from the bundle was added.`,
+      400, { bundle_id: selection.bundle.id, product_ids: unavailable.map((choice) => choice.productId) }))
+  }
+  const group = bundleGroup(selection.bundle.id)
+  const discountPercent = selection.bundle.discount_percent
+  let data = cart
+  for (const { productId } of selection.choices) {
+    const product = products.get(productId)!
+    const added = addToCart(data, { product, parent: product, quantity: 1, group, discountPercent }, viewer)
+    if (!added.ok) {
+      const { error } = added
+      return fail({ ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } })
+    }
+    data = added.value.cart
+  }
+  return ok(data)
+}

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto'
+import { GUEST_VIEWER, isInStock, isPurchasable } from './catalog.ts'
+import type { Viewer } from './catalog.ts'
+import { checkWholeQuantity, quantityLimits, validateQuantity } from './quantity.ts'
+import { domainError, fail, ok } from './result.ts'
+import type { CartData, CartLine, Product, Result } from './types.ts'
+
+/**
+ * The cart item key: md5 (32 lowercase hex) of `productId`, `variationId` and the attributes sorted by name, each
+ * part URI-encoded so that no two different carts items share a canonical string.
+ */
+export function cartItemKey (productId: number, variationId: number, variation: Record<string, string> = {}, group?: string): string {
+  const attributes = Object.keys(variation).sort()
+    .map((name) => `${encodeURIComponent(name)}=${encodeURIComponent(variation[name] ?? '')}`)
+    .join('&')
+  const grouped = group === undefined ? '' : `_group=${encodeURIComponent(group)}`
+  return createHash('md5').update(`${productId}_${variationId}_${attributes}${grouped}`).digest('hex')
+}
+
+export function emptyCart (): CartData {
+  return { lines: [], coupons: [] }
+}
+
+/** Trimmed and lower case, the form coupon codes are stored and compared in. */
+export function normaliseCouponCode (code: string): string {
+  return code.trim().toLowerCase()
+}
+
+/** The id that holds the stock of a line: the variation's, else the product's. */
+export function lineStockId (line: Pick<CartLine, 'productId' | 'variationId'>): number {
+  return line.variationId !== 0 ? line.variationId : line.productId
+}
+
+/** Units of the stock item `stockId` held by lines other than `exceptKey`. */
+export function quantityInOtherLines (cart: CartData, stockId: number, exceptKey: string): number {
+  let total = 0
+  for (const line of cart.lines) {
+    if (line.key !== exceptKey && lineStockId(line) === stockId) total += line.quantity
+  }
+  return total
+}
+
+function invalidKey () {
+  return domainError('woocommerce_rest_cart_invalid_key', 'Cart item no longer exists or is invalid.', 409)
+}
+
+function invalidProduct () {
+  return domainError('woocommerce_rest_cart_invalid_product', 'This product cannot be added to the cart.', 400)
+}
+
+export interface AddToCartRequest {
+  /** What is priced: a simple product or a variation. */
+  product: Product
+  /** The variable parent of a variation, else the product itself. */
+  parent: Product
+  quantity: number
+  /** The chosen attribute values (canonical, see `normaliseVariationChoice`); {} for a simple product. */
+  variation?: Record<string, string>
+  /** Makes the line part of something (`CartLine.group`): its own key, never merged with an ordinary line. */
+  group?: string
+  /** A percent discount on the line, before coupons. */
+  discountPercent?: number
+}
+
+/**
+ * Adds `quantity` of a product, merging into the line with the same product, variation and attributes. Checks in
+ * order: purchasable (400 `woocommerce_rest_cart_invalid_product`), in stock (400
+ * `woocommerce_rest_product_out_of_stock`), a sold-individually product already in the cart (400
+ * `woocommerce_rest_cart_product_sold_individually`), then the merged quantity against the quantity limits.
+ * A sold-individually product is added with quantity 1 whatever whole quantity is asked, as WooCommerce does.
+ * Returns a new cart; `cart` is never changed.
+ */
+export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Viewer = GUEST_VIEWER): Result<{ cart: CartData, key: string }> {
+  const { product, parent } = request
+  const isVariation = product.type === 'variation'
+  if (!isPurchasable(product, viewer, isVariation ? parent : undefined)) return fail(invalidProduct())
+  if (!isInStock(product)) {
+    return fail(domainError('woocommerce_rest_product_out_of_stock',
+      `"${product.name}" is out of stock and cannot be purchased.`, 400))
+  }
+  const productId = isVariation ? parent.id : product.id
+  const variationId = isVariation ? product.id : 0
+  const variation = { ...(request.variation ?? {}) }
+  const key = cartItemKey(productId, variationId, variation, request.group)
+  const existing = cart.lines.find((line) => line.key === key)
+  const stockId = lineStockId({ productId, variationId })
+
+  if (product.soldIndividually && cart.lines.some((line) => lineStockId(line) === stockId && line.quantity > 0)) {
+    return fail(domainError('woocommerce_rest_cart_product_sold_individually',
+      `You cannot add another "${product.name}" to your cart.`, 400))
+  }
+  const notWhole = checkWholeQuantity(product, request.quantity)
+  if (notWhole !== null) return fail(notWhole)
+  const quantity = product.soldIndividually ? 1 : request.quantity
+
+  const merged = (existing?.quantity ?? 0) + quantity
+  const context = { alreadyInCart: quantityInOtherLines(cart, stockId, key) }
+  const error = validateQuantity(product, merged, quantityLimits(product, context), context)
+  if (error !== null) return fail(error)
+
+  const lines = existing !== undefined
+    ? cart.lines.map((line) => line.key === key ? { ...line, variation: { ...line.variation }, quantity: merged } : copyLine(line))
+    : [...cart.lines.map(copyLine), {
+        key,
+        productId,
+        variationId,
+        variation,
+        quantity: merged,
+        ...(request.group === undefined ? {} : { group: request.group }),
+        ...(request.discountPercent ? { discountPercent: request.discountPercent } : {})
+      }]
+  return ok({ cart: { lines, coupons: [...cart.coupons] }, key })
+}
+
+function copyLine (line: CartLine): CartLine {
+  return { ...line, variation: { ...line.variation } }
+}
+
+/**
+ * Sets a line's quantity. `product` is the line's priced product (the variation for a variable product). Unknown
+ * key → 409 `woocommerce_rest_cart_invalid_key`; a missing product (null) or one that is not the line's → 400
+ * `woocommerce_rest_cart_invalid_product`; the quantity is validated as when adding (0 is refused: use removeLine).
+ */
+export function setLineQuantity (cart: CartData, key: string, quantity: number, product: Product | null | undefined): Result<CartData> {
+  const line = cart.lines.find((l) => l.key === key)
+  if (line === undefined) return fail(invalidKey())
+  const stockId = lineStockId(line)
+  if (product == null || product.id !== stockId) return fail(invalidProduct())
+  const context = { alreadyInCart: quantityInOtherLines(cart, stockId, key) }
+  const error = validateQuantity(product, quantity, quantityLimits(product, context), context)
+  if (error !== null) return fail(error)
+  return ok({
+    lines: cart.lines.map((l) => l.key === key ? { ...copyLine(l), quantity } : copyLine(l)),
+    coupons: [...cart.coupons]
+  })
+}
+
+/** Removes a line; unknown key → 409 `woocommerce_rest_cart_invalid_key`. */
+export function removeLine (cart: CartData, key: string): Result<CartData> {
+  if (!cart.lines.some((l) => l.key === key)) return fail(invalidKey())
+  return ok({ lines: cart.lines.filter((l) => l.key !== key).map(copyLine), coupons: [...cart.coupons] })
+}
+
+/**
+ * Removes several lines at once, or none: every key must name a line (else 409 `woocommerce_rest_cart_invalid_key`
+ * listing the unknown keys in `data.keys`) and none may be locked (else 409 `svc_cart_item_locked`, likewise).
+ */
+export function removeLines (cart: CartData, keys: readonly string[], locked: ReadonlySet<string> = new Set()): Result<CartData> {
+  const present = new Set(cart.lines.map((line) => line.key))
+  const unknown = keys.filter((key) => !present.has(key))
+  if (unknown.length > 0) return fail({ ...invalidKey(), data: { keys: unknown } })
+  const lockedKeys = keys.filter((key) => locked.has(key))
+  if (lockedKeys.length > 0) {
+    return fail(domainError('svc_cart_item_locked', 'Locked cart items cannot be removed this way.', 409, { keys: lockedKeys }))
+  }
+  const removing = new Set(keys)
+  return ok({ lines: cart.lines.filter((line) => !removing.has(line.key)).map(copyLine), coupons: [...cart.coupons] })
+}

@@ -1,0 +1,143 @@
+import { lineStockId } from './cart.ts'
+import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
+import type { Viewer } from './catalog.ts'
+import { validateCoupon } from './coupons.ts'
+import { computeDiscounts } from './discounts.ts'
+import { quantityLimits } from './quantity.ts'
+import { percentOf, taxOn } from './rounding.ts'
+import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
+
+type CartError = PricedCart['errors'][number]
+
+interface ResolvedLine {
+  line: CartLine
+  product: Product
+  parent: Product
+  unitPrice: number
+}
+
+const sum = (values: readonly number[]): number => values.reduce((total, v) => total + v, 0)
+
+/** The line's priced product and parent, or an error when either is gone or can no longer be bought. */
+function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, viewer: Viewer): ResolvedLine | CartError {
+  const isVariation = line.variationId !== 0
+  const product = products.get(isVariation ? line.variationId : line.productId)
+  const parent = isVariation ? products.get(line.productId) : product
+  if (product === undefined || parent === undefined) {
+    return { code: 'woocommerce_rest_cart_invalid_product', message: 'An item which is no longer available was removed from your cart.' }
+  }
+  const unitPrice = effectivePrice(product)
+  const consistent = isVariation
+    ? product.type === 'variation' && product.parentId === parent.id
+    : product.type !== 'variation'
+  if (!consistent || unitPrice === null || !isPurchasable(product, viewer, isVariation ? parent : undefined)) {
+    return {
+      code: 'woocommerce_rest_cart_invalid_product',
+      message: `"${product.name}" has been removed from your cart because it can no longer be purchased.`
+    }
+  }
+  return { line, product, parent, unitPrice }
+}
+
+/**
+ * Prices a stored cart. Lines whose product, variation or parent is missing or no longer purchasable are left out,
+ * and applied coupons that no longer validate (missing, usage limit, expired, minimum spend) are dropped, each
+ * reported in `errors`. Taxes are computed per line on its subtotal and on its total; fees apply to a non-empty
+ * cart; a non-empty cart needs shipping at the flat rate unless a free-shipping coupon applies. Integers throughout.
+ */
+export function priceCart (
+  cart: CartData,
+  products: ReadonlyMap<number, Product>,
+  coupons: ReadonlyMap<string, Coupon>,
+  config: ShopConfig,
+  now: Date,
+  viewer: Viewer = GUEST_VIEWER
+): PricedCart {
+  const rate = config.taxRatePercent
+  const errors: CartError[] = []
+  const resolved: ResolvedLine[] = []
+  for (const line of cart.lines) {
+    const r = resolveLine(line, products, viewer)
+    if ('code' in r) errors.push(r)
+    else resolved.push(r)
+  }
+
+  const subtotals = resolved.map((r) => r.unitPrice * r.line.quantity)
+  const subtotal = sum(subtotals)
+
+  const validCoupons: Coupon[] = []
+  for (const code of new Set(cart.coupons)) {
+    const coupon = coupons.get(code)
+    const error = validateCoupon(coupon, { code, subtotal, now, appliedCodes: [], currency: config.currency })
+    if (error !== null) errors.push({ code: error.code, message: error.message })
+    else if (coupon !== undefined) validCoupons.push(coupon)
+  }
+  // A line's own discount (bundles) comes first; coupons discount what remains.
+  const ownDiscounts = resolved.map((r, i) => r.line.discountPercent ? Math.min(subtotals[i] ?? 0, percentOf(subtotals[i] ?? 0, r.line.discountPercent)) : 0)
+  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), validCoupons, rate)
+
+  const lines: PricedLine[] = resolved.map((r, i) => {
+    const lineSubtotal = subtotals[i] ?? 0
+    const lineOwnDiscount = ownDiscounts[i] ?? 0
+    const lineDiscount = lineOwnDiscount + (discounts.lineDiscounts[i] ?? 0)
+    const lineTotal = lineSubtotal - lineDiscount
+    const lineSubtotalTax = taxOn(lineSubtotal, rate)
+    const lineTotalTax = taxOn(lineTotal, rate)
+    const stockId = lineStockId(r.line)
+    const alreadyInCart = sum(resolved.filter((o) => o.line.key !== r.line.key && lineStockId(o.line) === stockId).map((o) => o.line.quantity))
+    return {
+      line: r.line,
+      product: r.product,
+      parent: r.parent,
+      unitPrice: r.unitPrice,
+      quantityLimits: quantityLimits(r.product, { alreadyInCart }),
+      backorderNotice: backorderNotice(r.product, alreadyInCart + r.line.quantity),
+      lineSubtotal,
+      lineSubtotalTax,
+      lineDiscount,
+      lineOwnDiscount,
+      lineDiscountTax: lineSubtotalTax - lineTotalTax,
+      lineTotal,
+      lineTotalTax
+    }
+  })
+
+  const nonEmpty = lines.length > 0
+  const fees: PricedFee[] = nonEmpty
+    ? config.fees.map((fee) => ({ fee, tax: fee.taxable ? taxOn(fee.amount, rate) : 0 }))
+    : []
+  const pricedCoupons: PricedCoupon[] = discounts.coupons.map((c) => ({ coupon: c.coupon, discount: c.discount, discountTax: c.discountTax }))
+  const freeShipping = validCoupons.some((c) => c.freeShipping)
+  const needsShipping = nonEmpty
+  const totalShipping = needsShipping && !freeShipping ? config.shippingFlatRate : 0
+  const totalShippingTax = taxOn(totalShipping, rate)
+
+  const totalFees = sum(fees.map((f) => f.fee.amount))
+  const totalFeesTax = sum(fees.map((f) => f.tax))
+  const linesTotal = sum(lines.map((l) => l.lineTotal))
+  const linesTotalTax = sum(lines.map((l) => l.lineTotalTax))
+  const totalTax = linesTotalTax + totalFeesTax + totalShippingTax
+
+  return {
+    lines,
+    coupons: pricedCoupons,
+    fees,
+    totals: {
+      totalItems: sum(lines.map((l) => l.lineSubtotal)),
+      totalItemsTax: sum(lines.map((l) => l.lineSubtotalTax)),
+      totalFees,
+      totalFeesTax,
+      totalDiscount: sum(lines.map((l) => l.lineDiscount)),
+      totalDiscountTax: sum(lines.map((l) => l.lineDiscountTax)),
+      totalShipping,
+      totalShippingTax,
+      totalPrice: linesTotal + linesTotalTax + totalFees + totalFeesTax + totalShipping + totalShippingTax,
+      totalTax,
+      taxLines: rate > 0 && nonEmpty ? [{ name: config.taxLabel, price: totalTax, rate: String(rate) }] : []
+    },
+    itemsCount: sum(lines.map((l) => l.line.quantity)),
+    needsShipping,
+    freeShipping,
+    errors
+  }
+}

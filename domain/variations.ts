@@ -1,0 +1,99 @@
+import { domainError, fail, ok } from './result.ts'
+import type { Product, ProductAttribute, Result } from './types.ts'
+
+const INVALID_VARIATION_DATA = 'woocommerce_rest_invalid_variation_data'
+
+/** `Attribute_PA_Color` and `pa_color` name the same attribute. */
+function attributeKey (name: string): string {
+  return name.trim().toLowerCase().replace(/^attribute_/, '')
+}
+
+function sameValue (a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase()
+}
+
+function lookupChoice (attribute: ProductAttribute, chosen: Record<string, string>): string | undefined {
+  const byName = attributeKey(attribute.name)
+  const byLabel = attribute.label.trim().toLowerCase()
+  let byLabelValue: string | undefined
+  for (const [key, value] of Object.entries(chosen)) {
+    const k = attributeKey(key)
+    if (k === byName) return value
+    if (k === byLabel && byLabelValue === undefined) byLabelValue = value
+  }
+  return byLabelValue
+}
+
+/**
+ * Checks a shopper's attribute choice against a variable product's attributes and returns it in canonical form:
+ * keyed by the parent's attribute `name`, each value spelled as in the attribute's options. Keys are matched
+ * case-insensitively, with or without the `attribute_` prefix (the attribute's label is accepted too); unknown keys
+ * are ignored. Every attribute needs a value; an attribute without options accepts any non-empty value.
+ */
+export function normaliseVariationChoice (parent: Product, chosen: Record<string, string>): Result<Record<string, string>> {
+  const result: Record<string, string> = {}
+  for (const attribute of parent.attributes) {
+    const label = attribute.label !== '' ? attribute.label : attribute.name
+    const value = lookupChoice(attribute, chosen)?.trim() ?? ''
+    if (value === '') {
+      return fail(domainError(INVALID_VARIATION_DATA,
+        `Missing variation data for variable product. ${label} is a required field.`, 400, { attribute: attribute.name }))
+    }
+    if (attribute.options.length === 0) {
+      result[attribute.name] = value
+      continue
+    }
+    const option = attribute.options.find((o) => sameValue(o, value))
+    if (option === undefined) {
+      return fail(domainError(INVALID_VARIATION_DATA,
+        `Invalid value posted for ${label}. Allowed values: ${attribute.options.join(', ')}`, 400,
+        { attribute: attribute.name, value }))
+    }
+    result[attribute.name] = option
+  }
+  return ok(result)
+}
+
+/** How many attributes the variation fixes to the chosen value, or -1 when it does not match the choice. */
+function matchScore (variation: Product, choice: Record<string, string>): number {
+  const byKey = new Map(Object.entries(choice).map(([k, v]) => [attributeKey(k), v]))
+  let score = 0
+  for (const [key, value] of Object.entries(variation.variationAttributes)) {
+    if (value.trim() === '') continue
+    const picked = byKey.get(attributeKey(key))
+    if (picked === undefined || !sameValue(picked, value)) return -1
+    score++
+  }
+  return score
+}
+
+/**
+ * The variation of `parent` standing for the shopper's choice: every non-empty attribute of the variation equals
+ * the chosen value ('' in a variation means any value). When several match, the most specific (fewest "any"
+ * attributes) wins, then the first in `variations`. Only variations whose `parentId` is the parent's are considered.
+ *
+ * Errors (400): `woocommerce_rest_invalid_variation_data` for a missing or invalid attribute value (the message names
+ * the attribute), `woocommerce_rest_variation_id_from_variation_data` when no variation matches (as WooCommerce),
+ * `woocommerce_rest_cart_invalid_product` when the parent is not a variable product.
+ */
+export function findVariation (parent: Product, variations: readonly Product[], chosen: Record<string, string>): Result<Product> {
+  if (parent.type !== 'variable') {
+    return fail(domainError('woocommerce_rest_cart_invalid_product', 'This product cannot be added to the cart.', 400))
+  }
+  const choice = normaliseVariationChoice(parent, chosen)
+  if (!choice.ok) return choice
+  let best: Product | undefined
+  let bestScore = -1
+  for (const variation of variations) {
+    if (variation.type !== 'variation' || variation.parentId !== parent.id) continue
+    const score = matchScore(variation, choice.value)
+    if (score > bestScore) {
+      best = variation
+      bestScore = score
+    }
+  }
+  if (best === undefined) {
+    return fail(domainError('woocommerce_rest_variation_id_from_variation_data', 'No matching variation found.', 400))
+  }
+  return ok(best)
+}

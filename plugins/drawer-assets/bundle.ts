@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { gzipSync } from 'node:zlib'
+
+/** The drawer script's budget: at most 15 KiB gzipped (issue 8). */
+export const MAX_GZIPPED_BYTES = 15 * 1024
+/** The script's entry point and the file `npm run build:client` writes, relative to the package root. */
+export const CLIENT_ENTRY = 'client/main.ts'
+export const CLIENT_TSCONFIG = 'client/tsconfig.json'
+export const BUNDLE_FILE = 'dist/client/svc-drawer.js'
+
+export interface ClientBundle {
+  /** The minified script. */
+  code: Buffer
+  /** The same, gzipped (served to browsers that accept gzip). */
+  gzipped: Buffer
+  /** A short content hash: the ETag and the `?v=` of the script's URL. */
+  hash: string
+}
+
+/** The package's root: the nearest folder above this file with a package.json (the same from source or `dist/`). */
+export function packageRoot (from = dirname(fileURLToPath(import.meta.url))): string {
+  let folder = from
+  while (!existsSync(join(folder, 'package.json')) || !existsSync(join(folder, CLIENT_ENTRY))) {
+    const parent = dirname(folder)
+    if (parent === folder) throw new Error(`No package root with ${CLIENT_ENTRY} above ${from}`)
+    folder = parent
+  }
+  return folder
+}
+
+export function describeBundle (code: Buffer): ClientBundle {
+  return {
+    code,
+    gzipped: gzipSync(code, { level: 9 }),
+    hash: createHash('sha256').update(code).digest('base64url').slice(0, 16)
+  }
+}
+
+/** Bundles `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
+export async function bundleClient (root = packageRoot()): Promise<ClientBundle> {
+  const { build } = await import('esbuild')
+  const result = await build({
+    entryPoints: [join(root, CLIENT_ENTRY)],
+    tsconfig: join(root, CLIENT_TSCONFIG),
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: ['chrome100', 'edge100', 'firefox100', 'safari15.4'],
+    legalComments: 'none',
+    charset: 'utf8',
+    write: false,
+    logLevel: 'silent'
+  })
+  const output = result.outputFiles[0]
+  if (output === undefined) throw new Error('esbuild produced no output')
+  return describeBundle(Buffer.from(output.contents))
+}

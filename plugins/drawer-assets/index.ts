@@ -1,0 +1,95 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import fp from 'fastify-plugin'
+import { Type } from 'typebox'
+import { restError } from '../../errors/index.ts'
+import type { Edition } from '../security/index.ts'
+import type { StorefrontContext, StorefrontScript } from '../shop/storefront/hooks.ts'
+import { BUNDLE_FILE, bundleClient, describeBundle, packageRoot, type ClientBundle } from './bundle.ts'
+import { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
+
+export interface DrawerAssetsOptions {
+  edition: Edition
+  /** The built script (default `dist/client/svc-drawer.js` of the package, written by `npm run build:client`). */
+  bundlePath?: string
+}
+
+export const DRAWER_SCRIPT_PATH = '/assets/svc-drawer.js'
+
+/**
+ * The drawer and launcher in the browser: serves the bundled script (cacheable: an ETag, gzip, and a year for the
+ * hashed URL) and adds it to every storefront page through `storefront_scripts`, with the page's configuration.
+ * The built file is read once; without one (no `npm run build:client` yet) the script is bundled in memory.
+ */
+export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, options) => {
+  const { shop, settings } = fastify
+  let loading: Promise<ClientBundle> | undefined
+
+  async function load (): Promise<ClientBundle> {
+    const path = options.bundlePath ?? join(packageRoot(), BUNDLE_FILE)
+    try {
+      return describeBundle(await readFile(path))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      fastify.log.warn({ path }, 'the drawer script is not built (npm run build:client): bundling it in memory')
+      return bundleClient()
+    }
+  }
+  function bundle (): Promise<ClientBundle> {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    })
+    return loading
+  }
+
+  fastify.get<{ Querystring: { v?: string } }>(DRAWER_SCRIPT_PATH, {
+    schema: {
+      tags: ['drawer'],
+      summary: 'The drawer and launcher script',
+      description: 'One minified script (gzipped when accepted), with an ETag; cached for a year under the hashed URL the storefront uses (`?v=<hash>`), for five minutes otherwise.',
+      querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) }),
+      response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
+    }
+  }, async (request, reply) => {
+    let script: ClientBundle
+    try {
+      script = await bundle()
+    } catch (error) {
+      request.log.error({ err: error }, 'the drawer script cannot be built')
+      throw restError('svc_not_found', 'The drawer script is not available.')
+    }
+    const etag = `"${script.hash}"`
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('ETag', etag)
+      .header('Vary', 'Accept-Encoding')
+      .header('Cache-Control', request.query.v === script.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
+      return reply.header('Content-Encoding', 'gzip').send(script.gzipped)
+    }
+    return reply.send(script.code)
+  })
+
+  const remove = shop.filters.add('storefront_scripts', async (scripts: StorefrontScript[], context: StorefrontContext) => {
+    const { settings: current } = await settings.get()
+    if (!current.enabled) return scripts
+    const script = await bundle()
+    const config: DrawerPageConfig = {
+      restRoot: shop.restRoot,
+      edition: options.edition,
+      loggedIn: context.user !== null,
+      nonce: context.restNonce,
+      nonceUrl: '/account/rest-nonce',
+      checkoutUrl: `${shop.homeUrl}/checkout/`,
+      drawerConfig: current.drawer_config,
+      launcher: current.launcher
+    }
+    return [...scripts, { src: `${DRAWER_SCRIPT_PATH}?v=${script.hash}`, data: { id: DRAWER_CONFIG_ID, value: config } }]
+  })
+  fastify.addHook('onClose', async () => { remove() })
+}, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['shop', 'settings'] })
+
+export { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
+export { MAX_GZIPPED_BYTES, bundleClient, type ClientBundle } from './bundle.ts'

@@ -1,0 +1,71 @@
+import type { FastifyRequest } from 'fastify'
+import { restError } from '../../errors/index.ts'
+import { isStorageUnavailable } from '../../storage/errors.ts'
+import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
+import { requestUser } from '../shop/auth/session-cookie.ts'
+import { isCartKey } from '../shop/session/cart-key.ts'
+import type { Shop } from '../shop/index.ts'
+import type { SvcRequestContext } from './context.ts'
+import type { AccessGroup } from './route-table.ts'
+
+const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, user: null, session: null }
+
+function header (request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  return Array.isArray(value) ? value[0] : value
+}
+
+/** The login of the request; a storage failure becomes the given 503. */
+async function login (request: FastifyRequest, shop: Shop, unavailable: 'svc_cart_session_unavailable' | 'svc_storage_unavailable'): Promise<Authenticated | null> {
+  try {
+    return await requestUser(request, shop.auth)
+  } catch (error) {
+    if (isStorageUnavailable(error)) throw restError(unavailable)
+    throw error
+  }
+}
+
+/**
+ * The access groups of specification §5 and design §3.3. Cart session: a valid Cart-Token; a logged-in visitor must
+ * also send a valid `X-WP-Nonce`, a guest must not send one. Admin: logged in (401), a valid nonce and `manage_shop`
+ * (403). Public: nothing.
+ */
+export async function resolveAccess (request: FastifyRequest, shop: Shop, access: AccessGroup): Promise<SvcRequestContext> {
+  if (access === 'public') return PUBLIC
+  const nonce = header(request, 'x-wp-nonce')
+
+  if (access === 'admin') {
+    const authenticated = await login(request, shop, 'svc_storage_unavailable')
+    if (authenticated === null) throw restError('svc_not_logged_in')
+    if (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
+    if (!can(authenticated.user, MANAGE_SHOP)) throw restError('svc_forbidden')
+    return { group: 'admin', cartKey: null, cart: null, user: authenticated.user, session: authenticated.session }
+  }
+
+  const token = header(request, 'cart-token')
+  const cartKey = token === undefined ? null : shop.cartTokens.verify(token)
+  if (cartKey === null || !isCartKey(cartKey)) throw restError('svc_invalid_cart_token')
+
+  const authenticated = await login(request, shop, 'svc_cart_session_unavailable')
+  if (authenticated === null && nonce !== undefined) {
+    throw restError('svc_invalid_nonce', 'A guest request must not send X-WP-Nonce.')
+  }
+  if (authenticated !== null && (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated))) {
+    throw restError('svc_invalid_nonce')
+  }
+
+  let cart
+  try {
+    cart = await shop.storage.getCart(cartKey)
+  } catch (error) {
+    if (isStorageUnavailable(error)) throw restError('svc_cart_session_unavailable')
+    throw error
+  }
+  return {
+    group: authenticated === null ? 'guest' : 'shopper',
+    cartKey,
+    cart,
+    user: authenticated?.user ?? null,
+    session: authenticated?.session ?? null
+  }
+}

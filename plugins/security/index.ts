@@ -1,0 +1,150 @@
+import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { restError } from '../../errors/index.ts'
+import type { RateCounter } from '../../storage/types.ts'
+import { resolveAccess } from './access.ts'
+import { applyCacheHeaders } from './cache-headers.ts'
+import { clientIp, TrustedProxyCache } from './client-ip.ts'
+import './context.ts'
+import { setCorsHeaders, setPreflightHeaders } from './cors.ts'
+import { checkOrigin, normaliseOrigins, originOf } from './origin.ts'
+import { countRequest } from './rate-limit.ts'
+import { refusedRequest } from './request-rules.ts'
+
+export interface SecurityPluginOptions {
+  rateCounter: RateCounter
+  /** Default value of the filter `svc_rest_allowed_origins`: origins allowed besides the home and site URLs'. */
+  allowedOrigins?: readonly string[]
+  /** Default value of the filter `svc_rest_trusted_proxy_cidrs`. */
+  trustedProxyCidrs?: readonly string[]
+  /** A counter store slower than this refuses limited routes with 503 (design §3.5). */
+  counterTimeoutMs?: number
+  /** Multiplies every rate limit (benchmarks only; 1 in production). */
+  rateLimitMultiplier?: number
+}
+
+/** Splits a request URL without allocating for the common case of no query string. */
+function splitUrl (url: string): { path: string, query: URLSearchParams | null } {
+  const mark = url.indexOf('?')
+  return mark === -1 ? { path: url, query: null } : { path: url.slice(0, mark), query: new URLSearchParams(url.slice(mark + 1)) }
+}
+
+/**
+ * Every rule of specification §4.4, §5, §7 and §8 for the routes under `{restRoot}svc/v1`: origin check and CORS,
+ * JSONP and method-override refusal, 405 with `Allow`, caching headers, access groups, rate limits per IP and per
+ * visitor, body limits, and errors in the one shape. A route only declares its row of the route table
+ * (`svcRouteOptions`); routes must be declared after this plugin.
+ */
+export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options) => {
+  const { shop } = fastify
+  const prefix = `${shop.restRoot}svc/v1`
+  const isSvc = (url: string) => url.startsWith(prefix) && (url.length === prefix.length || url[prefix.length] === '/' || url[prefix.length] === '?')
+  // The raw URL or the matched route's pattern: the router decodes `/wp-json/%73vc/v1/cart` to an svc route.
+  const isSvcRequest = (request: FastifyRequest) => isSvc(request.url) || isSvc(request.routeOptions.url ?? '')
+  const siteOrigins = new Set([shop.homeUrl, shop.siteUrl].map(originOf).filter((origin): origin is string => origin !== null))
+  const counterTimeoutMs = options.counterTimeoutMs ?? 250
+  const multiplier = options.rateLimitMultiplier ?? 1
+  const proxies = new TrustedProxyCache()
+  let extraOriginsKey: string | undefined
+  let extraOrigins = new Set<string>()
+  let counterHealthy = true
+
+  /** Path → methods of every svc route, for 405 answers and preflights. */
+  const routes = new Map<string, Set<string>>()
+  fastify.addHook('onRoute', (route) => {
+    if (!isSvc(route.url)) return
+    const methods = routes.get(route.url) ?? new Set<string>()
+    for (const method of [route.method].flat()) methods.add(method)
+    routes.set(route.url, methods)
+  })
+  const allowOf = (path: string) => {
+    const methods = routes.get(path)
+    return methods ? [...methods, 'OPTIONS'].join(', ') : null
+  }
+
+  fastify.decorateRequest('svc', null)
+
+  async function allowedExtraOrigins (): Promise<Set<string>> {
+    const values = await shop.filters.apply('svc_rest_allowed_origins', [...(options.allowedOrigins ?? [])])
+    const list = Array.isArray(values) ? values : []
+    const key = JSON.stringify(list)
+    if (key !== extraOriginsKey) {
+      const { origins, invalid } = normaliseOrigins(list)
+      if (invalid.length > 0) fastify.log.warn({ invalid }, 'svc_rest_allowed_origins: entries that are not origins were ignored')
+      extraOrigins = origins
+      extraOriginsKey = key
+    }
+    return extraOrigins
+  }
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (!isSvcRequest(request)) return
+    const verdict = checkOrigin(request.headers, siteOrigins, await allowedExtraOrigins())
+    if (verdict.kind === 'refused') throw restError('svc_forbidden_origin')
+    if (verdict.kind === 'allowed' && verdict.crossOrigin) setCorsHeaders(reply, verdict.origin)
+
+    const { query } = splitUrl(request.url)
+    const refused = query === null
+      ? (request.headers['x-http-method-override'] !== undefined || request.headers['x-method-override'] !== undefined ? 'svc_method_override_disabled' : null)
+      : refusedRequest(request.headers, query)
+    if (refused !== null) throw restError(refused)
+
+    const spec = request.routeOptions.config.svc
+    if (spec === undefined) return
+    request.svc = await resolveAccess(request, shop, spec.access)
+    if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
+  })
+
+  async function limit (request: FastifyRequest, reply: FastifyReply, route: string, rateLimit: { max: number, windowMs: number }) {
+    const context = request.svc!
+    let ip: string
+    try {
+      const cidrs = await shop.filters.apply('svc_rest_trusted_proxy_cidrs', [...(options.trustedProxyCidrs ?? [])])
+      ip = clientIp(request.raw, proxies.get(Array.isArray(cidrs) ? cidrs : [cidrs]))
+    } catch (error) {
+      request.log.error({ err: error }, 'svc_rest_trusted_proxy_cidrs is not a valid list of proxy ranges')
+      throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '60' })
+    }
+    const visitor = context.user !== null && context.group === 'admin'
+      ? `user:${context.user.id}`
+      : context.cartKey === null ? null : `cart:${context.cartKey}`
+    const scaled = { max: Math.max(1, Math.floor(rateLimit.max * multiplier)), windowMs: rateLimit.windowMs }
+    let decision
+    try {
+      decision = await countRequest(options.rateCounter, route, scaled, { ip, visitor }, counterTimeoutMs)
+    } catch (error) {
+      if (counterHealthy) request.log.error({ err: error }, 'rate counter unavailable: limited routes answer 503')
+      counterHealthy = false
+      throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '1' })
+    }
+    if (!counterHealthy) request.log.info('rate counter available again')
+    counterHealthy = true
+    reply.header('X-RateLimit-Limit', String(decision.limit))
+    reply.header('X-RateLimit-Remaining', String(decision.remaining))
+    if (!decision.allowed) {
+      throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(decision.retryAfterSeconds) })
+    }
+  }
+
+  fastify.addHook('onSend', async (request, reply, payload) => {
+    if (!isSvcRequest(request)) return payload
+    return applyCacheHeaders(request, reply, payload, request.routeOptions.config.svc?.access === 'public')
+  })
+
+  // Below the prefix, an unknown path is a 404 and a known path with another method a 405 (or a preflight).
+  await fastify.register(async (scope) => {
+    scope.setNotFoundHandler(async (request, reply) => {
+      const allow = allowOf(splitUrl(request.url).path)
+      if (allow === null) throw restError('svc_not_found')
+      reply.header('Allow', allow)
+      if (request.method === 'OPTIONS') {
+        setPreflightHeaders(reply, allow)
+        return reply.code(204).send()
+      }
+      throw restError('svc_method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allow}.`)
+    })
+  }, { prefix })
+}, { name: 'security', fastify: '5.x', dependencies: ['shop'] })
+
+export { svcRouteOptions, type SvcRequestContext } from './context.ts'
+export { SVC_ROUTES, routesOfEdition, findRoute, BODY_LIMITS, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit } from './route-table.ts'

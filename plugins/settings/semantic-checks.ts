@@ -1,0 +1,38 @@
+import { validateConditions } from '../../domain/conditions/index.ts'
+import type { SettingsProblems } from './document.ts'
+
+type Json = Record<string, unknown>
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)
+const listOf = (value: unknown): unknown[] => Array.isArray(value) ? value : []
+
+/**
+ * What the JSON schema cannot say: every condition group is checked against the condition types' own schemas
+ * (`GET conditions/types`), and ids are unique within their list.
+ */
+export function semanticProblems (document: unknown): SettingsProblems {
+  if (!isObject(document)) return {}
+  const problems: SettingsProblems = {}
+  const conditionsAt = (value: unknown, path: string) => {
+    if (value !== undefined) Object.assign(problems, validateConditions(value, path))
+  }
+  const uniqueIds = (items: unknown[], path: string) => {
+    const seen = new Set<unknown>()
+    items.forEach((item, index) => {
+      const id = isObject(item) ? item.id : undefined
+      if (id === undefined) return
+      if (seen.has(id)) problems[`${path}.${index}.id`] = `"${String(id)}" is used twice`
+      seen.add(id)
+    })
+  }
+
+  const addons = listOf(isObject(document.smart_addons) ? document.smart_addons.addons : undefined)
+  uniqueIds(addons, 'smart_addons.addons')
+  addons.forEach((addon, index) => { if (isObject(addon)) conditionsAt(addon.conditions, `smart_addons.addons.${index}.conditions`) })
+
+  const bundles = listOf(isObject(document.bundles) ? document.bundles.bundles : undefined)
+  uniqueIds(bundles, 'bundles.bundles')
+
+  if (isObject(document.spotlight)) conditionsAt(document.spotlight.conditions, 'spotlight.conditions')
+  return problems
+}

@@ -1,0 +1,113 @@
+import type { Settings } from '../../schemas/settings.ts'
+import type { Storage } from '../../storage/types.ts'
+import {
+  deepMerge, defaultSettings, effectiveSettings, isPlainObject, repairOverrides, settingsProblems,
+  type Json, type SettingsProblems
+} from './document.ts'
+
+/** The effective settings and the version they were read at (0 while nothing has been saved). */
+export interface VersionedSettings {
+  settings: Settings
+  version: number
+}
+
+export type SettingsWriteResult =
+  | ({ ok: true } & VersionedSettings)
+  /** The document would not be valid: every problem, `{path: message}`. Nothing was stored. */
+  | { ok: false, reason: 'invalid', problems: SettingsProblems }
+  /** `expectedVersion` is not the stored version: someone saved in between. Nothing was stored. */
+  | { ok: false, reason: 'conflict', version: number }
+
+export interface SettingsServiceOptions {
+  /** Told when a stored document no longer validates (the values at `problems` are read as their defaults). */
+  onStoredProblems?: (problems: SettingsProblems, version: number) => void
+  /** How often a save without `expectedVersion` retries when another save lands in between. Default 5. */
+  maxAttempts?: number
+}
+
+/**
+ * The settings document over `Storage.getSettings` / `saveSettings`. Storage holds the values that were set (a
+ * partial document); readers get the defaults with those laid over them. Every read goes to storage, so a change
+ * made on one instance is seen by every other at once.
+ */
+export class SettingsService {
+  readonly #storage: Storage
+  readonly #onStoredProblems: NonNullable<SettingsServiceOptions['onStoredProblems']>
+  readonly #maxAttempts: number
+  #lastReportedVersion = -1
+
+  constructor (storage: Storage, options: SettingsServiceOptions = {}) {
+    this.#storage = storage
+    this.#onStoredProblems = options.onStoredProblems ?? (() => {})
+    this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5)
+  }
+
+  /** The default document. */
+  defaults (): Settings {
+    return defaultSettings()
+  }
+
+  /** Every problem of a whole document (`{}` when valid), without storing anything. */
+  validate (document: unknown): SettingsProblems {
+    return settingsProblems(document)
+  }
+
+  async get (): Promise<VersionedSettings> {
+    const { overrides, version } = await this.#read()
+    return { settings: effectiveSettings(overrides) as Settings, version }
+  }
+
+  /**
+   * Lays `patch` over the current settings (deep merge: objects key by key, arrays and values replaced) and stores
+   * the result if the whole document is then valid. With `expectedVersion`, stores only if the settings are still
+   * at that version (else a conflict); without it, a save that races another is redone on the newer settings.
+   */
+  async save (patch: unknown, expectedVersion?: number): Promise<SettingsWriteResult> {
+    if (!isPlainObject(patch)) return { ok: false, reason: 'invalid', problems: { settings: 'must be an object' } }
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#read()
+      if (expectedVersion !== undefined && expectedVersion !== current.version) {
+        return { ok: false, reason: 'conflict', version: current.version }
+      }
+      const overrides = deepMerge(current.overrides, patch)
+      const problems = settingsProblems(effectiveSettings(overrides))
+      if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
+      const stored = await this.#storage.saveSettings(overrides, current.version)
+      if (stored !== null) return { ok: true, settings: effectiveSettings(overrides) as Settings, version: stored.version }
+      if (expectedVersion !== undefined || attempt >= this.#maxAttempts) {
+        return { ok: false, reason: 'conflict', version: (await this.#read()).version }
+      }
+    }
+  }
+
+  /**
+   * Replaces the whole document in one write (an import). Values the document leaves out take their defaults; an
+   * invalid document changes nothing and every problem is listed. `expectedVersion` as in `save`.
+   */
+  async replace (document: unknown, expectedVersion?: number): Promise<SettingsWriteResult> {
+    if (!isPlainObject(document)) return { ok: false, reason: 'invalid', problems: { settings: 'must be an object' } }
+    const overrides = deepMerge({}, document)
+    const problems = settingsProblems(effectiveSettings(overrides))
+    if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
+    const stored = await this.#storage.saveSettings(overrides, expectedVersion)
+    if (stored === null) return { ok: false, reason: 'conflict', version: (await this.#read()).version }
+    return { ok: true, settings: effectiveSettings(overrides) as Settings, version: stored.version }
+  }
+
+  /** Back to the defaults (stored as an empty document, so later default changes apply). */
+  async reset (): Promise<VersionedSettings> {
+    const stored = await this.#storage.saveSettings({})
+    return { settings: defaultSettings(), version: stored?.version ?? 0 }
+  }
+
+  async #read (): Promise<{ overrides: Json, version: number }> {
+    const stored = await this.#storage.getSettings()
+    if (stored === null) return { overrides: {}, version: 0 }
+    const { overrides, problems } = repairOverrides(stored.document)
+    if (Object.keys(problems).length > 0 && stored.version !== this.#lastReportedVersion) {
+      this.#lastReportedVersion = stored.version
+      this.#onStoredProblems(problems, stored.version)
+    }
+    return { overrides, version: stored.version }
+  }
+}

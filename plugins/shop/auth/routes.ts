@@ -1,0 +1,58 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { restError } from '../../../errors/index.ts'
+import { LoginBody, LoginResponse, LogoutResponse, NonceResponse } from '../../../schemas/account.ts'
+import { ErrorBody } from '../../../schemas/error.ts'
+import { clearCartCookie, cookieCartKey, setCartCookie } from '../session/store-api-session.ts'
+import { isCartKey } from '../session/cart-key.ts'
+import { publicUser } from './auth-service.ts'
+import { clearSessionCookie, requestUser, setSessionCookie } from './session-cookie.ts'
+
+const noStore = { 'Cache-Control': 'no-store, private' }
+
+/** `/account/login`, `/account/logout`, `/account/rest-nonce`: the platform's login and REST nonces. */
+export const accountRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+  const { shop } = fastify
+
+  app.post('/account/login', {
+    schema: { tags: ['account'], summary: 'Log in', body: LoginBody, response: { 200: LoginResponse, 401: ErrorBody } }
+  }, async (request, reply) => {
+    const authenticated = await shop.auth.login(request.body.email, request.body.password)
+    if (authenticated === null) throw restError('svc_invalid_credentials')
+    const previous = await requestUser(request, shop.auth)
+    if (previous) await shop.auth.logout(previous.session.id)
+
+    // The guest's cart (token or cookie) joins the user's saved cart.
+    const token = request.headers['cart-token']
+    const fromToken = typeof token === 'string' ? shop.cartTokens.verify(token) : null
+    const guestKey = fromToken !== null && isCartKey(fromToken) ? fromToken : cookieCartKey(request)
+    const cartKey = await shop.carts.adoptOnLogin(authenticated.user.id, guestKey)
+    if (cartKey !== null) setCartCookie(request, reply, cartKey)
+
+    setSessionCookie(request, reply, authenticated.session.id, shop.auth.sessionSeconds)
+    reply.headers(noStore)
+    return { user: publicUser(authenticated.user), nonce: shop.auth.restNonce(authenticated) }
+  })
+
+  app.post('/account/logout', {
+    schema: { tags: ['account'], summary: 'Log out', response: { 200: LogoutResponse } }
+  }, async (request, reply) => {
+    const authenticated = await requestUser(request, shop.auth)
+    if (authenticated) await shop.auth.logout(authenticated.session.id)
+    clearSessionCookie(reply)
+    // The user's cart stays saved with their account; the browser starts over as a guest.
+    clearCartCookie(reply)
+    reply.headers(noStore)
+    return { logged_out: authenticated !== null }
+  })
+
+  app.get('/account/rest-nonce', {
+    schema: { tags: ['account'], summary: 'A fresh REST nonce for the logged-in user', response: { 200: NonceResponse, 401: ErrorBody } }
+  }, async (request, reply) => {
+    const authenticated = await requestUser(request, shop.auth)
+    if (authenticated === null) throw restError('svc_not_logged_in')
+    reply.headers(noStore)
+    return { nonce: shop.auth.restNonce(authenticated) }
+  })
+}

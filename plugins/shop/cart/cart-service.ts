@@ -1,0 +1,267 @@
+import { addToCart, normaliseCouponCode, removeLine, removeLines, setLineQuantity } from '../../../domain/cart.ts'
+import { cartHash } from '../../../domain/cart-hash.ts'
+import { findVariation } from '../../../domain/catalog.ts'
+import { applyCoupon, removeCoupon } from '../../../domain/coupons.ts'
+import { priceCart } from '../../../domain/totals.ts'
+import type { CartData, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
+import type { Storage, StoredCart } from '../../../storage/types.ts'
+import { CartActionError } from './cart-action-error.ts'
+
+/** A cart as read or just written: what is stored, the priced figures and the cart hash. */
+export interface CartState {
+  key: string
+  stored: StoredCart | null
+  priced: PricedCart
+  hash: string
+  /** Products of the cross-sells of the cart's lines that are not already in the cart (read on first call). */
+  crossSells: () => Promise<Product[]>
+}
+
+export interface AddItemInput {
+  id: number
+  quantity: number
+  /** Chosen attributes for a variable product: `{attribute: value}`. */
+  variation: Record<string, string>
+}
+
+export interface Viewer {
+  canReadPrivate: boolean
+  /** The logged-in user, whose carts are bound to them. */
+  userId?: number | null
+  /** The logged-in user's capabilities (for conditions). */
+  capabilities?: readonly string[]
+}
+
+/**
+ * Told after every cart change, with the new state: returns the keys of lines that must go (for example add-ons
+ * whose conditions no longer hold), which are then removed in a second write.
+ */
+export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
+
+/** Which lines of a cart only the service may change (locked add-on lines): quantity updates and removal refuse them. */
+export type LockedLines = (data: CartData) => ReadonlySet<string>
+
+const EMPTY: CartData = { lines: [], coupons: [] }
+const GUEST: Viewer = { canReadPrivate: false, userId: null }
+
+function unwrap<T> (result: Result<T>): T {
+  if (!result.ok) throw new CartActionError(result.error)
+  return result.value
+}
+
+/** The platform's cart operations: domain rules applied inside the storage's per-cart write lock. */
+export class CartService {
+  readonly #storage: Storage
+  readonly #config: ShopConfig
+  readonly #now: () => Date
+  #reconciler: CartReconciler | undefined
+  #lockedLines: LockedLines = () => new Set()
+
+  constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
+    this.#storage = storage
+    this.#config = config
+    this.#now = now
+  }
+
+  get config (): ShopConfig {
+    return this.#config
+  }
+
+  /** Sets the reconciler run after every change (the Pro edition's add-on rules). */
+  setReconciler (reconciler: CartReconciler): void {
+    this.#reconciler = reconciler
+  }
+
+  /** Sets which lines are locked against quantity updates and removal by the shopper. */
+  setLockedLines (lockedLines: LockedLines): void {
+    this.#lockedLines = lockedLines
+  }
+
+  /** The locked lines of a cart's data. */
+  lockedLines (data: CartData): ReadonlySet<string> {
+    return this.#lockedLines(data)
+  }
+
+  async get (key: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.price(key, await this.#storage.getCart(key), viewer)
+  }
+
+  async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
+    const { product, parent } = await this.#resolveProduct(input)
+    return this.#change(key, viewer, (data) => unwrap(addToCart(data, {
+      product,
+      parent,
+      quantity: input.quantity,
+      variation: input.variation
+    }, viewer)).cart)
+  }
+
+  async updateItem (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
+    const current = await this.#storage.getCart(key)
+    const line = current?.data.lines.find((candidate) => candidate.key === itemKey)
+    const product = line ? await this.#storage.getProduct(line.variationId || line.productId) : null
+    // Read outside the write lock: a storage call inside `updateCart` could wait on the lock it is holding.
+    return this.#change(key, viewer, (data) => {
+      this.#refuseLocked(data, [itemKey])
+      return unwrap(setLineQuantity(data, itemKey, quantity, product))
+    })
+  }
+
+  async removeItem (key: string, itemKey: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => {
+      this.#refuseLocked(data, [itemKey])
+      return unwrap(removeLine(data, itemKey))
+    })
+  }
+
+  /** Removes every given line in one transaction, or none (unknown or locked keys: 409). */
+  async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#lockedLines(data))))
+  }
+
+  /**
+   * A change the service makes itself (add-ons, bundles): `change` gets the current data and returns the new data,
+   * or throws a `CartActionError`; locks do not apply. Runs in one transaction.
+   */
+  async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
+    return this.#change(key, viewer, change)
+  }
+
+  #refuseLocked (data: CartData, keys: readonly string[]): void {
+    const locked = this.#lockedLines(data)
+    const refused = keys.filter((itemKey) => locked.has(itemKey))
+    if (refused.length > 0) {
+      throw new CartActionError({ code: 'svc_cart_item_locked', message: 'This cart item is locked: it can only be changed by the drawer\'s own controls.', status: 409, data: { keys: refused } })
+    }
+  }
+
+  async applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
+    const normalised = normaliseCouponCode(code)
+    const [coupon, before] = await Promise.all([this.#storage.getCoupon(normalised), this.get(key, viewer)])
+    return this.#change(key, viewer, (data) => unwrap(applyCoupon(data, coupon, {
+      code: normalised,
+      subtotal: before.priced.totals.totalItems,
+      now: this.#now(),
+      appliedCodes: data.coupons,
+      currency: this.#config.currency
+    })))
+  }
+
+  async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => unwrap(removeCoupon(data, normaliseCouponCode(code))))
+  }
+
+  /**
+   * On login: the guest's cart and the user's saved cart become one. A guest cart joins the user's cart line by
+   * line under the platform's rules (a line that no longer fits, such as a second sold-individually item, is left
+   * out) and is then deleted; without a saved cart the guest cart is simply bound to the user. Returns the key of
+   * the user's cart, or null when there is none.
+   */
+  async adoptOnLogin (userId: number, guestKey: string | null): Promise<string | null> {
+    const [saved, guestCart] = await Promise.all([
+      this.#storage.findUserCart(userId),
+      guestKey === null ? null : this.#storage.getCart(guestKey)
+    ])
+    // Another user's cart is never merged, whoever holds its key.
+    const guest = guestCart !== null && (guestCart.userId === null || guestCart.userId === userId) ? guestCart : null
+    if (saved === null) {
+      if (guest === null) return null
+      await this.#storage.setCartUser(guest.key, userId)
+      return guest.key
+    }
+    if (guest === null || guest.key === saved.key) return saved.key
+
+    const ids = guest.data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId])
+    const products = await this.#storage.getProducts(ids)
+    const viewer: Viewer = { canReadPrivate: false, userId }
+    const locked = this.#lockedLines(guest.data)
+    await this.#storage.updateCart(saved.key, (current) => {
+      let data = current.data
+      for (const line of guest.data.lines) {
+        const product = products.get(line.variationId || line.productId)
+        const parent = products.get(line.productId)
+        if (!product || !parent) continue
+        // A line keeps its group and own discount (an add-on stays a locked add-on line); a locked line the saved
+        // cart already has is not doubled.
+        if (locked.has(line.key) && data.lines.some((existing) => existing.key === line.key)) continue
+        const added = addToCart(data, {
+          product,
+          parent,
+          quantity: line.quantity,
+          variation: line.variation,
+          ...(line.group === undefined ? {} : { group: line.group }),
+          ...(line.discountPercent ? { discountPercent: line.discountPercent } : {})
+        }, viewer)
+        if (added.ok) data = added.value.cart
+      }
+      const coupons = [...data.coupons, ...guest.data.coupons.filter((code) => !data.coupons.includes(code))]
+      return { data: { ...data, coupons }, result: null }
+    })
+    await this.#storage.deleteCart(guest.key)
+    return saved.key
+  }
+
+  async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
+    const { cart } = await this.#storage.updateCart(key, (current) => ({ data: change(current.data), result: null }))
+    if (viewer.userId && cart.userId !== viewer.userId) {
+      await this.#storage.setCartUser(key, viewer.userId)
+      cart.userId = viewer.userId
+    }
+    const state = await this.price(key, cart, viewer)
+    const drop = this.#reconciler === undefined ? new Set<string>() : await this.#reconciler(state, viewer)
+    if (drop.size === 0) return state
+    const { cart: reconciled } = await this.#storage.updateCart(key, (current) => ({
+      data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
+      result: null
+    }))
+    return this.price(key, reconciled, viewer)
+  }
+
+  async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product }> {
+    const invalid = (): never => {
+      throw new CartActionError({
+        code: 'woocommerce_rest_cart_invalid_product',
+        message: 'This product cannot be added to the cart.',
+        status: 400
+      })
+    }
+    const chosen = await this.#storage.getProduct(input.id) ?? invalid()
+    if (chosen.type === 'variation') {
+      const parent = await this.#storage.getProduct(chosen.parentId) ?? invalid()
+      return { product: chosen, parent }
+    }
+    if (chosen.type === 'variable') {
+      const variations = [...(await this.#storage.getProducts(chosen.variationIds)).values()]
+      return { product: unwrap(findVariation(chosen, variations, input.variation)), parent: chosen }
+    }
+    return { product: chosen, parent: chosen }
+  }
+
+  /** Prices a cart already read (for example by the security plugin, which reads it to start the session). */
+  async price (key: string, stored: StoredCart | null, viewer: Viewer = GUEST): Promise<CartState> {
+    const data = stored?.data ?? EMPTY
+    const ids = new Set<number>()
+    for (const line of data.lines) {
+      ids.add(line.productId)
+      if (line.variationId) ids.add(line.variationId)
+    }
+    const [products, coupons] = await Promise.all([
+      this.#storage.getProducts([...ids]),
+      this.#storage.getCoupons(data.coupons)
+    ])
+    const priced = priceCart(data, products, coupons, this.#config, this.#now(), viewer)
+    let crossSells: Promise<Product[]> | undefined
+    return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
+  }
+
+  async #crossSells (priced: PricedCart, inCart: Set<number>): Promise<Product[]> {
+    const wanted = new Set<number>()
+    for (const { parent } of priced.lines) {
+      for (const id of parent.crossSellIds) if (!inCart.has(id)) wanted.add(id)
+    }
+    if (wanted.size === 0) return []
+    const found = await this.#storage.getProducts([...wanted])
+    return [...wanted].map((id) => found.get(id)).filter((product): product is Product =>
+      product !== undefined && product.status === 'publish' && product.catalogVisibility !== 'hidden')
+  }
+}

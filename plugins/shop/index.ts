@@ -1,0 +1,96 @@
+import fp from 'fastify-plugin'
+import cookie from '@fastify/cookie'
+import type { ShopConfig } from '../../domain/types.ts'
+import type { Storage } from '../../storage/types.ts'
+import { AuthService } from './auth/auth-service.ts'
+import { createNonceService } from './auth/nonce.ts'
+import { accountRoutes } from './auth/routes.ts'
+import { CartService } from './cart/cart-service.ts'
+import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
+import './filters/hooks.ts'
+import { FilterRegistry, type FilterCallback, type FilterRegistration } from './filters/registry.ts'
+import { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
+import { cartRoutes } from './store-api/cart-routes.ts'
+import { ExtendSchema } from './store-api/extend-schema.ts'
+import { productRoutes } from './store-api/product-routes.ts'
+import type { SerializeContext } from './store-api/serialize-product.ts'
+import { storefrontRoutes } from './storefront/routes.ts'
+
+export interface ShopPluginOptions {
+  storage: Storage
+  /** Signing secrets, newest first: the first signs, every one verifies. */
+  secrets: readonly string[]
+  /** The REST root, starting and ending with a slash (default `/wp-json/`). */
+  restRoot: string
+  homeUrl: string
+  siteUrl: string
+  config: ShopConfig
+  /** Filters to add at start; more can be added at run time through `fastify.shop.filters`. */
+  filters?: readonly FilterRegistration[]
+  now?: () => Date
+}
+
+export interface Shop {
+  storage: Storage
+  carts: CartService
+  cartTokens: CartTokenSigner
+  auth: AuthService
+  filters: FilterRegistry
+  extendSchema: ExtendSchema
+  serializeContext: SerializeContext
+  restRoot: string
+  homeUrl: string
+  siteUrl: string
+  /** The shop's clock (tests move it). */
+  now: () => Date
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    shop: Shop
+  }
+}
+
+/**
+ * The reference platform: catalog, carts, coupons, login and nonces, filters, the Store API, the classic AJAX
+ * cart and the storefront page.
+ */
+export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
+  const homeUrl = options.homeUrl.replace(/\/+$/, '')
+  const clock = options.now
+  const millis = clock && (() => clock().getTime())
+  await fastify.register(cookie, { secret: [...options.secrets] })
+
+  const filters = new FilterRegistry((name, error) => {
+    fastify.log.error({ err: error, filter: name }, 'a filter callback threw; its input value was kept')
+  })
+  for (const { name, callback, priority } of options.filters ?? []) filters.add(name, callback as FilterCallback<typeof name>, priority)
+
+  const shop: Shop = {
+    storage: options.storage,
+    carts: new CartService(options.storage, options.config, clock),
+    cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
+    auth: new AuthService(options.storage, createNonceService({ secrets: options.secrets, now: millis }), clock),
+    filters,
+    extendSchema: new ExtendSchema(),
+    serializeContext: { currency: options.config.currency, homeUrl },
+    restRoot: options.restRoot,
+    homeUrl,
+    siteUrl: options.siteUrl.replace(/\/+$/, ''),
+    now: clock ?? (() => new Date())
+  }
+  fastify.decorate('shop', shop)
+
+  await fastify.register(async (storeApi) => {
+    storeApi.addHook('onSend', async (_request, reply) => {
+      reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash')
+    })
+    await storeApi.register(cartRoutes)
+    await storeApi.register(productRoutes)
+  }, { prefix: `${options.restRoot}wc/store/v1` })
+  await fastify.register(accountRoutes)
+  await fastify.register(wcAjaxRoutes)
+  await fastify.register(storefrontRoutes)
+}, { name: 'shop', fastify: '5.x' })
+
+export type { FilterRegistration, FilterCallback, FilterName } from './filters/registry.ts'

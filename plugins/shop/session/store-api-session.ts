@@ -1,0 +1,59 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { can, MANAGE_SHOP, type AuthService } from '../auth/auth-service.ts'
+import { requestUser } from '../auth/session-cookie.ts'
+import type { Viewer } from '../cart/cart-service.ts'
+import type { Storage } from '../../../storage/types.ts'
+import type { CartTokenSigner } from './cart-token.ts'
+import { isCartKey, newCartKey } from './cart-key.ts'
+import { clearCookie, readSignedCookie, setSignedCookie } from './cookies.ts'
+
+export const CART_COOKIE = 'svc_cart'
+const COOKIE_MAX_AGE_SECONDS = 48 * 3600
+
+export interface CartSessionDeps {
+  cartTokens: CartTokenSigner
+  auth: AuthService
+  storage: Storage
+}
+
+/** The cart key of the signed classic-session cookie, if any. */
+export function cookieCartKey (request: FastifyRequest): string | null {
+  const key = readSignedCookie(request, CART_COOKIE)
+  return key !== null && isCartKey(key) ? key : null
+}
+
+/**
+ * Which cart a platform request works on. A `Cart-Token` header wins (an invalid one starts a new cart, as in
+ * WooCommerce); without one, the signed cart cookie of the browser's classic session names the cart; then a
+ * logged-in user's own cart; with none of these a new cart starts and the cookie is set, so the page's classic
+ * session and the drawer's token name one and the same cart.
+ */
+export async function resolveCartKey (request: FastifyRequest, reply: FastifyReply, deps: CartSessionDeps, { useToken = true } = {}): Promise<string> {
+  const header = request.headers['cart-token']
+  if (useToken && typeof header === 'string' && header !== '') {
+    const key = deps.cartTokens.verify(header)
+    return key !== null && isCartKey(key) ? key : newCartKey()
+  }
+  const fromCookie = cookieCartKey(request)
+  if (fromCookie !== null) return fromCookie
+  const authenticated = await requestUser(request, deps.auth)
+  const own = authenticated ? await deps.storage.findUserCart(authenticated.user.id) : null
+  const key = own?.key ?? newCartKey()
+  setCartCookie(request, reply, key)
+  return key
+}
+
+export async function requestViewer (request: FastifyRequest, auth: AuthService): Promise<Viewer> {
+  const authenticated = await requestUser(request, auth)
+  if (authenticated === null) return { canReadPrivate: false, userId: null, capabilities: [] }
+  const { user } = authenticated
+  return { canReadPrivate: can(user, MANAGE_SHOP), userId: user.id, capabilities: user.capabilities }
+}
+
+export function setCartCookie (request: FastifyRequest, reply: FastifyReply, key: string): void {
+  setSignedCookie(request, reply, CART_COOKIE, key, COOKIE_MAX_AGE_SECONDS)
+}
+
+export function clearCartCookie (reply: FastifyReply): void {
+  clearCookie(reply, CART_COOKIE)
+}

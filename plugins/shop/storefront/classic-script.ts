@@ -1,0 +1,107 @@
+/**
+ * The platform's own page script (WooCommerce's `add-to-cart.js` and `add-to-cart-variation.js` in miniature): the
+ * classic AJAX add to cart, the variation form of a variable product, and the demo login form. It makes no request
+ * after an add: the fragments arrive with the answer, replace their elements, and travel with the `added_to_cart`
+ * event (a DOM `CustomEvent` on `document.body`, and the jQuery event when jQuery is on the page).
+ */
+export const CLASSIC_SCRIPT = `
+const message = document.getElementById('shop-message')
+function say (text) { if (message) message.textContent = text }
+
+function applyFragments (fragments) {
+  for (const [selector, html] of Object.entries(fragments)) {
+    if (typeof html !== 'string') continue
+    for (const element of document.querySelectorAll(selector)) {
+      const template = document.createElement('template')
+      template.innerHTML = html
+      element.replaceWith(template.content)
+    }
+  }
+}
+
+async function addToCart (fields, button) {
+  button.disabled = true
+  button.setAttribute('aria-busy', 'true')
+  try {
+    const response = await fetch('/?wc-ajax=add_to_cart', {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields)
+    })
+    const data = await response.json()
+    if (!response.ok || data.error) {
+      say('This product could not be added to the cart.')
+      return
+    }
+    applyFragments(data.fragments)
+    document.body.dispatchEvent(new CustomEvent('added_to_cart', { detail: { fragments: data.fragments, cartHash: data.cart_hash, button } }))
+    if (window.jQuery) window.jQuery(document.body).trigger('added_to_cart', [data.fragments, data.cart_hash, window.jQuery(button)])
+    say('Added to the cart.')
+  } catch {
+    say('The shop could not be reached. Please try again.')
+  } finally {
+    button.disabled = false
+    button.removeAttribute('aria-busy')
+  }
+}
+
+document.addEventListener('click', (event) => {
+  const button = event.target.closest('button.add-to-cart[data-product-id]')
+  if (!button) return
+  addToCart({ product_id: button.dataset.productId, quantity: '1' }, button)
+})
+
+// The product page: a form posting product_id, quantity, and for a variable product variation_id and attribute_*.
+const form = document.querySelector('form.cart')
+const variationsData = document.getElementById('product-variations')
+if (form) {
+  const button = form.querySelector('button[type="submit"]')
+  const price = document.getElementById('variation-price')
+  const variations = variationsData ? JSON.parse(variationsData.textContent) : null
+  function choose () {
+    if (!variations) return
+    const chosen = Object.fromEntries([...form.querySelectorAll('select[name^="attribute_"]')].map((select) => [select.name.slice(10), select.value]))
+    const complete = Object.values(chosen).every((value) => value !== '')
+    let best = null
+    let bestScore = -1
+    for (const variation of variations) {
+      let score = 0
+      let matches = true
+      for (const [name, value] of Object.entries(variation.attributes)) {
+        if (value === '') continue
+        if (chosen[name] !== value) { matches = false; break }
+        score++
+      }
+      if (matches && score > bestScore) { best = variation; bestScore = score }
+    }
+    form.elements.variation_id.value = complete && best ? String(best.id) : ''
+    button.disabled = !(complete && best && best.inStock)
+    price.textContent = !complete ? 'Choose a colour and a size.' : !best ? 'This combination is not available.' : best.inStock ? best.price : best.price + ' (out of stock)'
+  }
+  form.addEventListener('change', choose)
+  choose()
+  form.addEventListener('submit', (event) => {
+    event.preventDefault()
+    addToCart(Object.fromEntries(new FormData(form)), button)
+  })
+}
+
+const login = document.getElementById('login')
+login?.addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const fields = new FormData(login)
+  const response = await fetch('/account/login', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ email: fields.get('email'), password: fields.get('password') })
+  })
+  if (response.ok) location.reload()
+  else document.getElementById('login-message').textContent = (await response.json()).message
+})
+document.getElementById('logout')?.addEventListener('click', async () => {
+  await fetch('/account/logout', { method: 'POST', credentials: 'same-origin' })
+  location.reload()
+})
+`

@@ -1,0 +1,89 @@
+import { escapeHtml } from '../../../domain/html.ts'
+import { jsonForScript } from '../../../domain/json-script.ts'
+import { CLASSIC_SCRIPT } from './classic-script.ts'
+import type { StorefrontScript } from './hooks.ts'
+
+export interface LayoutView {
+  title: string
+  /** The page's main content (already escaped). */
+  main: string
+  /** The mini cart's full outer HTML (already escaped). */
+  miniCart: string
+  /** The logged-in user's display name, or null for a guest. */
+  userName: string | null
+  /** Scripts from the `storefront_scripts` filter. */
+  scripts: readonly StorefrontScript[]
+}
+
+function accountBox (userName: string | null): string {
+  if (userName !== null) {
+    return `<div class="account">Logged in as <strong>${escapeHtml(userName)}</strong>
+<button type="button" id="logout">Log out</button></div>`
+  }
+  return `<form id="login" class="account" autocomplete="on">
+<label>E-mail <input name="email" type="email" autocomplete="username" required></label>
+<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
+<button type="submit">Log in</button> <span id="login-message" role="alert"></span>
+</form>`
+}
+
+/** A script from the filter, or '' when a callback returned something that is not one. */
+function scriptTags (script: StorefrontScript): string {
+  if (script === null || typeof script !== 'object' || typeof script.src !== 'string' || script.src === '') return ''
+  let data = ''
+  if (script.data && typeof script.data.id === 'string') {
+    try {
+      data = `<script type="application/json" id="${escapeHtml(script.data.id)}">${jsonForScript(script.data.value)}</script>\n`
+    } catch {
+      return ''
+    }
+  }
+  return `${data}<script src="${escapeHtml(script.src)}" defer></script>\n`
+}
+
+const STYLE = `
+*, *::before, *::after { box-sizing: border-box; }
+body { font-family: system-ui, sans-serif; margin: 0; color: #1f2937; background: #f9fafb; }
+.site-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 2rem; background: #fff; border-bottom: 1px solid #e5e7eb; }
+.site-header a.home { font-weight: 700; font-size: 1.25rem; color: inherit; text-decoration: none; }
+.account { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; font-size: .9rem; }
+.account input { width: 11rem; }
+main { padding: 1rem 2rem 6rem; max-width: 72rem; }
+ul.products { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1rem; }
+li.product { background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; }
+li.product h2 { font-size: 1.05rem; margin: .5rem 0; }
+li.product h2 a { color: inherit; }
+.price { font-weight: 600; }
+button { font: inherit; cursor: pointer; }
+button.add-to-cart, form.cart button { background: #1f2937; color: #fff; border: 0; border-radius: 6px; padding: .5rem .9rem; }
+button:disabled { opacity: .5; cursor: not-allowed; }
+.unavailable { color: #6b7280; font-size: .9rem; }
+form.cart { display: grid; gap: .75rem; max-width: 20rem; }
+form.cart label { display: grid; gap: .25rem; }
+details.mini-cart { margin: 1rem 0; }
+#shop-message { min-height: 1.5em; }
+`
+
+/** The page shell shared by every storefront page: header with the login box, the mini cart, the scripts. */
+export function renderLayout ({ title, main, miniCart, userName, scripts }: LayoutView): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header class="site-header"><a class="home" href="/">Demo shop</a>
+${accountBox(userName)}
+</header>
+<main>
+<p id="shop-message" role="status"></p>
+${main}
+<details class="mini-cart"><summary>Classic mini cart</summary>${miniCart}</details>
+</main>
+<script type="module">${CLASSIC_SCRIPT}</script>
+${scripts.map(scriptTags).join('')}</body>
+</html>`
+}

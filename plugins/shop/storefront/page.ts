@@ -1,0 +1,31 @@
+import { effectivePrice, isInStock } from '../../../domain/catalog.ts'
+import { escapeHtml } from '../../../domain/html.ts'
+import { formatMoney } from '../../../domain/money.ts'
+import type { Currency, Product } from '../../../domain/types.ts'
+
+function productCard (product: Product, currency: Currency, homeUrl: string): string {
+  const price = effectivePrice(product)
+  const image = product.images[0]
+  const buyable = product.type === 'simple' && isInStock(product) && price !== null
+  const link = `${homeUrl}/product/${encodeURIComponent(product.slug)}/`
+  const action = buyable
+    ? `<button type="button" class="add-to-cart" data-product-id="${product.id}" aria-label="${escapeHtml(`Add ${product.name} to the cart`)}">Add to cart</button>`
+    : product.type === 'variable'
+      ? `<a class="choose-options" href="${escapeHtml(link)}">Choose options</a>`
+      : `<span class="unavailable">${price === null ? 'Not for sale yet' : 'Out of stock'}</span>`
+  return `<li class="product" data-product-id="${product.id}">
+  ${image ? `<img src="${escapeHtml(image.thumbnail)}" alt="${escapeHtml(image.alt)}" width="96" height="96">` : ''}
+  <h2><a href="${escapeHtml(link)}">${escapeHtml(product.name)}</a></h2>
+  <p class="price">${price === null ? '' : escapeHtml(formatMoney(price, currency))}</p>
+  <p class="short-description">${escapeHtml(product.shortDescription)}</p>
+  ${action}
+</li>`
+}
+
+/** The shop page's content: every listed product, with a classic add-to-cart button where one can be bought. */
+export function renderProductList (products: readonly Product[], currency: Currency, homeUrl: string): string {
+  return `<h1>Shop</h1>
+<ul class="products">
+${products.map((product) => productCard(product, currency, homeUrl)).join('\n')}
+</ul>`
+}

@@ -1,0 +1,138 @@
+import type { FastifyBaseLogger } from 'fastify'
+import {
+  defaultItemPresentation, drawerCartState, MAX_ITEM_PRESENTATIONS, normaliseLockedKeys, svcCoupons, svcItemFields,
+  type DrawerCartState, type ItemPresentation, type SvcItemFields
+} from '../../domain/drawer-state.ts'
+import type { PricedLine } from '../../domain/types.ts'
+import type { SettingsService } from '../settings/settings-service.ts'
+import type { CartState } from '../shop/cart/cart-service.ts'
+import type { Shop } from '../shop/index.ts'
+import { permalink } from '../shop/store-api/serialize-product.ts'
+import { FilterIssues, type FilterErrorCapture } from './filter-issues.ts'
+import { CART_FILTER, checkCartExtension, checkPresentationRow, ITEM_FILTER, type OwnCartExtension } from './filter-output.ts'
+
+export interface DrawerCartOptions {
+  shop: Shop
+  settings: SettingsService
+  capture: FilterErrorCapture
+  log: FastifyBaseLogger
+}
+
+interface Locks {
+  keys: string[]
+  set: ReadonlySet<string>
+}
+
+const EMPTY_CART = { lines: [], coupons: [] }
+
+/**
+ * The service's view of a cart, shared by `extensions.svc` (Store API), the `.svc-cart-json` fragment and the
+ * `svc/v1` cart routes: per-line fields, presentation rows through `svc_cart_item_data`, the cart extension through
+ * `svc_store_api_cart_extension_data`, the locked keys, and the drawer's cart state.
+ */
+export class DrawerCart {
+  readonly #shop: Shop
+  readonly #settings: SettingsService
+  readonly #capture: FilterErrorCapture
+  readonly #log: FastifyBaseLogger
+  /** One answer per cart state: the cart and each of its items ask for the same state's locks. */
+  readonly #locks = new WeakMap<CartState, Promise<Locks>>()
+
+  constructor (options: DrawerCartOptions) {
+    this.#shop = options.shop
+    this.#settings = options.settings
+    this.#capture = options.capture
+    this.#log = options.log
+  }
+
+  /** The keys of the cart's locked lines, in cart order. */
+  async lockedKeys (state: CartState): Promise<string[]> {
+    return [...(await this.#locksOf(state)).keys]
+  }
+
+  /** `extensions.svc` of one cart item. */
+  async itemExtension (line: PricedLine, state: CartState): Promise<SvcItemFields> {
+    return svcItemFields(line, (await this.#locksOf(state)).set)
+  }
+
+  /** `extensions.svc` of the cart, after the filters, with the protected keys restored. */
+  async cartExtension (state: CartState): Promise<Record<string, unknown>> {
+    return this.#withIssues(async (issues) => {
+      const [{ settings }, locks] = await Promise.all([this.#settings.get(), this.#locksOf(state)])
+      const own: OwnCartExtension = {
+        drawer_config: settings.drawer_config,
+        launcher: settings.launcher,
+        coupons: svcCoupons(state.priced),
+        item_presentations: await this.#presentations(state, locks, issues),
+        optional_locked_keys: locks.keys
+      }
+      const { filters } = this.#shop
+      if (!filters.has(CART_FILTER)) return { ...own }
+      // The filter works on a copy: whatever it does to it, the service's own values stay as they were.
+      const result: unknown = await filters.apply(CART_FILTER, structuredClone(own) as unknown as Record<string, unknown>, state)
+      return checkCartExtension(result, own, issues)
+    })
+  }
+
+  /** The presentation rows of the cart's first 100 lines, through `svc_cart_item_data`. */
+  async itemPresentations (state: CartState): Promise<ItemPresentation[]> {
+    return this.#withIssues(async (issues) => this.#presentations(state, await this.#locksOf(state), issues))
+  }
+
+  /** The drawer's cart state (design §3.7): the fragment's JSON and the body of the `svc/v1` cart routes. */
+  async state (state: CartState): Promise<DrawerCartState> {
+    return this.#withIssues(async (issues) => {
+      const locks = await this.#locksOf(state)
+      const rows = await this.#presentations(state, locks, issues)
+      const { homeUrl, serializeContext } = this.#shop
+      return drawerCartState(state.priced, {
+        currency: serializeContext.currency,
+        hash: state.hash,
+        permalink: ({ product, parent, line }) => permalink(product, parent, homeUrl, line.variation),
+        optionalLockedKeys: locks.keys,
+        presentations: new Map(rows.map((row) => [row.key, row]))
+      })
+    })
+  }
+
+  async #presentations (state: CartState, locks: Locks, issues: FilterIssues): Promise<ItemPresentation[]> {
+    const { filters } = this.#shop
+    const filtered = filters.has(ITEM_FILTER)
+    const rows: ItemPresentation[] = []
+    // In cart order, one line after the other, as WordPress runs filters: callbacks see a predictable sequence.
+    for (const line of state.priced.lines.slice(0, MAX_ITEM_PRESENTATIONS)) {
+      const own = defaultItemPresentation(line, svcItemFields(line, locks.set))
+      if (!filtered) {
+        rows.push(own)
+        continue
+      }
+      const result: unknown = await filters.apply(ITEM_FILTER, structuredClone(own), line, state)
+      rows.push(checkPresentationRow(result, own, issues))
+    }
+    return rows
+  }
+
+  #locksOf (state: CartState): Promise<Locks> {
+    let locks = this.#locks.get(state)
+    if (locks === undefined) {
+      locks = (async () => {
+        // The platform's own locks (`CartService.setLockedLines`, set by the Pro edition for add-ons): one source
+        // for what the drawer shows and what the cart refuses.
+        const keys = normaliseLockedKeys(state.priced, [...this.#shop.carts.lockedLines(state.stored?.data ?? EMPTY_CART)])
+        return { keys, set: new Set(keys) }
+      })()
+      this.#locks.set(state, locks)
+    }
+    return locks
+  }
+
+  /** Runs `work` with filter problems collected, then logs each (filter, part) once. */
+  async #withIssues<T> (work: (issues: FilterIssues) => Promise<T>): Promise<T> {
+    const issues = new FilterIssues()
+    try {
+      return await this.#capture.run(issues, () => work(issues))
+    } finally {
+      issues.flush(this.#log)
+    }
+  }
+}

@@ -1,0 +1,55 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
+import { ErrorBody } from '../../schemas/error.ts'
+import { CartConflictBody, cartErrors, CouponCodeBody, RemoveItemsBody } from '../../schemas/svc-free.ts'
+import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
+
+const tags = ['svc']
+
+/** `GET cart`, `POST cart/remove-items`, `POST coupon`, `DELETE coupon`: the drawer's cart. */
+export const cartRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+  const { shop, drawerCart } = fastify
+
+  app.get('/cart', {
+    ...svcRouteOptions(findRoute('GET', '/cart')),
+    schema: { tags, summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
+  }, async (request) => drawerCart.state(await cartStateOf(fastify, request)))
+
+  app.post('/cart/remove-items', {
+    ...svcRouteOptions(findRoute('POST', '/cart/remove-items')),
+    schema: {
+      tags,
+      summary: 'Remove several lines in one transaction',
+      description: 'All keys are removed, or none: an unknown or locked key answers 409 with the cart as it stands.',
+      body: RemoveItemsBody,
+      response: { 200: DrawerCartStateSchema, 409: CartConflictBody, ...cartErrors }
+    }
+  }, async (request) => {
+    return changeCart(fastify, request, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request)))
+  })
+
+  app.post('/coupon', {
+    ...svcRouteOptions(findRoute('POST', '/coupon')),
+    schema: {
+      tags,
+      summary: 'Apply a coupon',
+      description: 'Refusals: 400 `svc_coupon_invalid` (unknown, expired, usage limit, minimum spend; `data.reason`), 409 `svc_coupon_already_applied`.',
+      body: CouponCodeBody,
+      response: { 200: DrawerCartStateSchema, 409: ErrorBody, ...cartErrors }
+    }
+  }, async (request) => changeCart(fastify, request, () => shop.carts.applyCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
+
+  app.delete('/coupon', {
+    ...svcRouteOptions(findRoute('DELETE', '/coupon')),
+    schema: {
+      tags,
+      summary: 'Remove a coupon',
+      description: 'A coupon that is not applied answers 404 `svc_coupon_not_applied`.',
+      body: CouponCodeBody,
+      response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
+    }
+  }, async (request) => changeCart(fastify, request, () => shop.carts.removeCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
+}

@@ -1,0 +1,67 @@
+import type { FastifyPluginAsync } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { restError } from '../../errors/index.ts'
+import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
+import { ErrorBody } from '../../schemas/error.ts'
+import { isRecommendationAddable } from '../../domain/recommendations.ts'
+import {
+  AddRecommendationBody, cartErrors, DRAWER_DATA_SECTIONS, DrawerDataQuery, DrawerDataSchema, RecommendationsSchema
+} from '../../schemas/svc-free.ts'
+import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { recommendationsFor } from './recommendations.ts'
+import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
+
+const tags = ['svc']
+const KNOWN_SECTIONS = new Set<string>(DRAWER_DATA_SECTIONS)
+
+/** `GET drawer-data`, `GET recommendations`, `POST recommendations/add`. */
+export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+  const sections = fastify.drawerDataSections
+  sections.register('cart', async (request) => fastify.drawerCart.state(await cartStateOf(fastify, request)))
+  sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
+
+  app.get('/drawer-data', {
+    ...svcRouteOptions(findRoute('GET', '/drawer-data')),
+    schema: {
+      tags,
+      summary: 'Several drawer sections in one request',
+      description: 'An unknown section name is a 400; a Pro section in the Free edition is left out.',
+      querystring: DrawerDataQuery,
+      response: { 200: DrawerDataSchema, ...cartErrors }
+    }
+  }, async (request) => {
+    const requested = request.query.fields === undefined
+      ? sections.names()
+      : [...new Set(request.query.fields.split(',').map((name) => name.trim()).filter(Boolean))]
+    const unknown = requested.filter((name) => !KNOWN_SECTIONS.has(name))
+    if (unknown.length > 0) {
+      throw restError('svc_invalid_params', `Unknown section(s): ${unknown.join(', ')}.`, {
+        params: { fields: `unknown section(s) ${unknown.join(', ')}; known: ${DRAWER_DATA_SECTIONS.join(', ')}` }
+      })
+    }
+    return sections.load(request, requested)
+  })
+
+  app.get('/recommendations', {
+    ...svcRouteOptions(findRoute('GET', '/recommendations')),
+    schema: { tags, summary: 'Products recommended for the cart', response: { 200: RecommendationsSchema, ...cartErrors } }
+  }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
+
+  app.post('/recommendations/add', {
+    ...svcRouteOptions(findRoute('POST', '/recommendations/add')),
+    schema: {
+      tags,
+      summary: 'Add a recommended product (quantity 1)',
+      description: 'Only a simple product that is published, visible, purchasable and in stock: else 400 `svc_product_not_addable`; an unknown product is a 404.',
+      body: AddRecommendationBody,
+      response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
+    }
+  }, async (request) => {
+    const product = await fastify.shop.storage.getProduct(request.body.product_id)
+    if (product === null) throw restError('svc_product_not_found')
+    if (!isRecommendationAddable(product)) throw restError('svc_product_not_addable')
+    return changeCart(fastify, request, () =>
+      fastify.shop.carts.addItem(cartKeyOf(request), { id: product.id, quantity: 1, variation: {} }, viewerOf(request)))
+  })
+}

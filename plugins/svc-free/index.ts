@@ -1,0 +1,18 @@
+import fp from 'fastify-plugin'
+import { cartRoutes } from './cart-routes.ts'
+import { DrawerDataSections } from './drawer-data.ts'
+import { drawerRoutes } from './drawer-routes.ts'
+import { settingsRoutes } from './settings-routes.ts'
+
+/** The Free edition's `svc/v1` routes (specification §4.2), each behind the security plugin's rules. */
+export const svcFreePlugin = fp(async (fastify) => {
+  fastify.decorate('drawerDataSections', new DrawerDataSections())
+  const prefix = `${fastify.shop.restRoot}svc/v1`
+  await fastify.register(async (svc) => {
+    await svc.register(cartRoutes)
+    await svc.register(drawerRoutes)
+    await svc.register(settingsRoutes)
+  }, { prefix })
+}, { name: 'svc-free', fastify: '5.x', dependencies: ['security', 'settings', 'store-api-extension'] })
+
+export { DrawerDataSections, type SectionLoader } from './drawer-data.ts'

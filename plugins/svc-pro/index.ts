@@ -1,0 +1,22 @@
+import fp from 'fastify-plugin'
+import { proAdminRoutes } from './admin-routes.ts'
+import { proAnalyticsRoutes } from './analytics-routes.ts'
+import { proBundleRoutes } from './bundle-routes.ts'
+import { proDrawerRoutes } from './drawer-routes.ts'
+import { addonLineKeys, SmartAddons } from './smart-addons.ts'
+
+/**
+ * The Pro edition's `svc/v1` routes (specification §4.2), registered only in Pro: shipping meter, smart add-ons
+ * (locked lines, removed when their conditions stop holding), spotlight, bundles, analytics, the admin pickers.
+ */
+export const svcProPlugin = fp(async (fastify) => {
+  const addons = new SmartAddons(fastify)
+  fastify.shop.carts.setLockedLines(addonLineKeys)
+  fastify.shop.carts.setReconciler((state, viewer) => addons.reconcile(state, viewer))
+  await fastify.register(async (svc) => {
+    await svc.register(proDrawerRoutes(addons))
+    await svc.register(proAdminRoutes)
+    await svc.register(proAnalyticsRoutes)
+    await svc.register(proBundleRoutes)
+  }, { prefix: `${fastify.shop.restRoot}svc/v1` })
+}, { name: 'svc-pro', fastify: '5.x', dependencies: ['svc-free'] })

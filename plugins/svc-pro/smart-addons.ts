@@ -1,0 +1,97 @@
+import type { FastifyInstance } from 'fastify'
+import { addToCart } from '../../domain/cart.ts'
+import type { ConditionGroup } from '../../domain/conditions/index.ts'
+import { isAddonAddable } from '../../domain/recommendations.ts'
+import type { CartData, Product } from '../../domain/types.ts'
+import { restError } from '../../errors/index.ts'
+import { CartActionError } from '../shop/cart/cart-action-error.ts'
+import type { CartState, Viewer } from '../shop/cart/cart-service.ts'
+import { productCard } from '../svc-free/recommendations.ts'
+import { ADDON_GROUP_PREFIX, conditionsHold } from './visitor.ts'
+
+interface AddonSettings {
+  id: string
+  product_id: number
+  label: string
+  description: string
+  conditions: ConditionGroup
+}
+
+const groupOf = (id: string) => `${ADDON_GROUP_PREFIX}${id}`
+
+/** The add-on lines of a cart's data: the service adds and removes them; the shopper only toggles them. */
+export function addonLineKeys (data: CartData): ReadonlySet<string> {
+  return new Set(data.lines.filter((line) => line.group?.startsWith(ADDON_GROUP_PREFIX)).map((line) => line.key))
+}
+
+/** Smart add-ons: configured products offered while their conditions hold, added and removed as locked lines. */
+export class SmartAddons {
+  readonly #fastify: FastifyInstance
+
+  constructor (fastify: FastifyInstance) {
+    this.#fastify = fastify
+  }
+
+  async #configured (): Promise<AddonSettings[]> {
+    const { settings } = await this.#fastify.settings.get()
+    return settings.smart_addons.enabled ? settings.smart_addons.addons as AddonSettings[] : []
+  }
+
+  /** The add-ons whose conditions hold for this cart and visitor, with whether each is in the cart. */
+  async list (state: CartState, viewer: Viewer) {
+    const addons = await this.#configured()
+    const now = this.#fastify.shop.now()
+    const eligible = addons.filter((addon) => conditionsHold(addon.conditions, state.priced, viewer, now))
+    if (eligible.length === 0) return []
+    const products = await this.#fastify.shop.storage.getProducts(eligible.map((addon) => addon.product_id))
+    return eligible.flatMap((addon) => {
+      const product = products.get(addon.product_id)
+      if (product === undefined || !isAddonAddable(product)) return []
+      const line = state.priced.lines.find((priced) => priced.line.group === groupOf(addon.id))
+      return [{
+        id: addon.id,
+        label: addon.label,
+        description: addon.description,
+        product: productCard(product, this.#fastify),
+        active: line !== undefined,
+        key: line?.line.key ?? null
+      }]
+    })
+  }
+
+  /** Adds or removes an add-on's line in one transaction; adding needs the add-on's conditions to hold. */
+  async toggle (state: CartState, addonId: string, active: boolean, viewer: Viewer): Promise<CartState> {
+    const { carts, storage, now } = this.#fastify.shop
+    const group = groupOf(addonId)
+    if (!active) {
+      // An add-on neither configured nor in the cart is unknown (404), as when adding; a line left by an add-on taken
+      // out of the settings can still be toggled off.
+      const inCart = state.stored?.data.lines.some((line) => line.group === group) ?? false
+      if (!inCart && !(await this.#configured()).some((candidate) => candidate.id === addonId)) throw restError('svc_addon_not_found')
+      return carts.changeAsService(state.key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => line.group !== group) }))
+    }
+    const addon = (await this.#configured()).find((candidate) => candidate.id === addonId)
+    if (addon === undefined) throw restError('svc_addon_not_found')
+    if (!conditionsHold(addon.conditions, state.priced, viewer, now())) throw restError('svc_addon_unavailable')
+    const product: Product | null = await storage.getProduct(addon.product_id)
+    if (product === null || !isAddonAddable(product)) throw restError('svc_addon_unavailable', 'The add-on\'s product cannot be added right now.')
+    return carts.changeAsService(state.key, viewer, (data) => {
+      if (data.lines.some((line) => line.group === group)) return data
+      const added = addToCart(data, { product, parent: product, quantity: 1, group }, viewer)
+      if (!added.ok) throw new CartActionError(added.error)
+      return added.value.cart
+    })
+  }
+
+  /** Add-on lines that must go after a cart change: unknown or disabled add-ons, and conditions that stopped holding. */
+  async reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
+    const lines = state.priced.lines.filter((priced) => priced.line.group?.startsWith(ADDON_GROUP_PREFIX))
+    if (lines.length === 0) return new Set()
+    const addons = new Map((await this.#configured()).map((addon) => [groupOf(addon.id), addon]))
+    const now = this.#fastify.shop.now()
+    return new Set(lines.filter(({ line }) => {
+      const addon = addons.get(line.group!)
+      return addon === undefined || !conditionsHold(addon.conditions, state.priced, viewer, now)
+    }).map(({ line }) => line.key))
+  }
+}

@@ -1,0 +1,32 @@
+import { conditionContext, evaluate, type ConditionGroup } from '../../domain/conditions/index.ts'
+import { computeDiscounts } from '../../domain/discounts.ts'
+import type { PricedCart, PricedLine } from '../../domain/types.ts'
+import type { Viewer } from '../shop/cart/cart-service.ts'
+
+export const ADDON_GROUP_PREFIX = 'addon:'
+
+/** Lines the service added as add-ons. */
+export function isAddonLine ({ line }: PricedLine): boolean {
+  return line.group?.startsWith(ADDON_GROUP_PREFIX) ?? false
+}
+
+/**
+ * Whether conditions hold for a cart and a visitor. Add-on lines do not count towards the facts, so an add-on
+ * cannot keep its own conditions true.
+ */
+export function conditionsHold (conditions: ConditionGroup, priced: PricedCart, viewer: Viewer, now: Date): boolean {
+  const context = conditionContext(priced, { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, now, (line) => !isAddonLine(line))
+  return evaluate(conditions, { ...context, subtotal: subtotalWithoutAddons(priced, context.subtotal) })
+}
+
+/**
+ * The subtotal after discounts of the lines that count, with the coupons applied as if the add-on lines were not in
+ * the cart: a fixed-cart coupon shares its amount with every line, so an add-on line would otherwise leave the other
+ * lines a bigger subtotal and hold up its own subtotal condition.
+ */
+function subtotalWithoutAddons (priced: PricedCart, counted: number): number {
+  if (priced.coupons.length === 0 || !priced.lines.some(isAddonLine)) return counted
+  const amounts = priced.lines.filter((line) => !isAddonLine(line)).map((line) => line.lineSubtotal - line.lineOwnDiscount)
+  const { lineDiscounts } = computeDiscounts(amounts, priced.coupons.map(({ coupon }) => coupon))
+  return amounts.reduce((sum, amount, index) => sum + amount - (lineDiscounts[index] ?? 0), 0)
+}

@@ -1,0 +1,35 @@
+import { MANAGE_SHOP } from '../plugins/shop/auth/auth-service.ts'
+import { hashPassword } from '../plugins/shop/auth/password.ts'
+import type { Storage } from '../storage/types.ts'
+import { demoCoupons, demoProducts } from './demo-catalog.ts'
+
+/** Seeds the demo shop once per database: a restart, or a second instance, keeps what is there. */
+export async function seedDemoShop (storage: Storage, homeUrl: string): Promise<boolean> {
+  const marker = `seeded-${process.pid}-${Date.now()}`
+  const winner = await storage.getOrCreateMeta('demo_seed', () => marker)
+  if (winner !== marker) return false
+  await storage.upsertProducts(demoProducts(homeUrl.replace(/\/+$/, '')))
+  await storage.upsertCoupons(demoCoupons)
+  return true
+}
+
+export interface DemoUsers {
+  admin: { email: string, password: string }
+  shopper: { email: string, password: string }
+}
+
+/** The demo admin (capability `manage_shop`) and shopper; an existing user keeps its password. */
+export async function seedDemoUsers (storage: Storage, users: DemoUsers): Promise<void> {
+  await storage.ensureUser({
+    email: users.admin.email,
+    displayName: 'Shop Manager',
+    passwordHash: await hashPassword(users.admin.password),
+    capabilities: [MANAGE_SHOP, 'read']
+  })
+  await storage.ensureUser({
+    email: users.shopper.email,
+    displayName: 'Sam Shopper',
+    passwordHash: await hashPassword(users.shopper.password),
+    capabilities: ['read']
+  })
+}

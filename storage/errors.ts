@@ -1,0 +1,23 @@
+/** Raised (or recognised) when a backing server cannot be reached; the HTTP layer answers 503. */
+export class StorageUnavailableError extends Error {
+  constructor (message = 'storage unavailable', options?: ErrorOptions) {
+    super(message, options)
+    this.name = 'StorageUnavailableError'
+  }
+}
+
+const networkCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH'])
+// PostgreSQL SQLSTATE classes 08 (connection exception) and 57P (operator intervention: shutdown, cannot connect now).
+const unavailableSqlState = /^(08|57P)/
+
+/** Whether an error means "the database or counter store is out of reach" rather than a bug. */
+export function isStorageUnavailable (error: unknown): boolean {
+  if (error instanceof StorageUnavailableError) return true
+  if (typeof error !== 'object' || error === null) return false
+  const { code, message } = error as { code?: unknown, message?: unknown }
+  if (typeof code === 'string' && (networkCodes.has(code) || unavailableSqlState.test(code))) return true
+  if (typeof message === 'string') {
+    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Stream isn't writeable|Command timed out/i.test(message)
+  }
+  return false
+}

@@ -1,0 +1,21 @@
+import { join } from 'node:path'
+import { createMemoryRateCounter } from './memory/index.ts'
+import { createPgliteStorage } from './pglite/index.ts'
+import { createPostgresStorage } from './postgres/index.ts'
+import { createRedisRateCounter } from './redis/index.ts'
+import type { RateCounter, Storage } from './types.ts'
+
+export type * from './types.ts'
+export { isStorageUnavailable, StorageUnavailableError } from './errors.ts'
+export { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter }
+
+/** PostgreSQL when a URL is given, else the embedded PGlite database kept under `dataDir`. */
+export async function createStorage ({ databaseUrl, dataDir }: { databaseUrl: string | null, dataDir: string }): Promise<Storage> {
+  if (databaseUrl) return createPostgresStorage({ connectionString: databaseUrl })
+  return createPgliteStorage({ dataDir: join(dataDir, 'pglite') })
+}
+
+/** Redis when a URL is given, else in-process counters (one instance only). */
+export function createRateCounter ({ redisUrl }: { redisUrl: string | null }): RateCounter {
+  return redisUrl ? createRedisRateCounter({ url: redisUrl }) : createMemoryRateCounter()
+}

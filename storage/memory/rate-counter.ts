@@ -1,0 +1,61 @@
+import type { RateCounter, RateHit } from '../types.ts'
+
+export interface MemoryRateCounterOptions {
+  /** Clock in milliseconds; tests inject one to move time without sleeping. */
+  now?: () => number
+  sweepIntervalMs?: number
+}
+
+interface Window {
+  count: number
+  resetAt: number
+}
+
+export function createMemoryRateCounter (options: MemoryRateCounterOptions = {}): RateCounter {
+  const { now = Date.now, sweepIntervalMs = 60_000 } = options
+  const windows = new Map<string, Window>()
+  let closed = false
+
+  const sweep = (): void => {
+    const time = now()
+    for (const [key, window] of windows) {
+      if (window.resetAt <= time) windows.delete(key)
+    }
+  }
+  const sweeper = setInterval(sweep, sweepIntervalMs)
+  sweeper.unref()
+
+  const assertOpen = (): void => {
+    if (closed) throw new Error('memory rate counter is closed')
+  }
+
+  return {
+    name: 'memory',
+
+    async hit (key: string, windowMs: number): Promise<RateHit> {
+      assertOpen()
+      if (!Number.isSafeInteger(windowMs) || windowMs <= 0) {
+        throw new RangeError(`windowMs must be a positive integer, got ${windowMs}`)
+      }
+      const time = now()
+      const mapKey = `${windowMs}:${key}`
+      let window = windows.get(mapKey)
+      if (window === undefined || window.resetAt <= time) {
+        window = { count: 0, resetAt: time + windowMs }
+        windows.set(mapKey, window)
+      }
+      window.count += 1
+      return { count: window.count, resetInMs: window.resetAt - time }
+    },
+
+    async ping (): Promise<void> {
+      assertOpen()
+    },
+
+    async close (): Promise<void> {
+      closed = true
+      clearInterval(sweeper)
+      windows.clear()
+    }
+  }
+}

@@ -1,0 +1,23 @@
+import { migrate as runMigrations } from '../sql/migrations.ts'
+import { SqlStorage } from '../sql/sql-storage.ts'
+import { createPgliteClient } from './client.ts'
+
+export { createPgliteClient } from './client.ts'
+
+export interface PgliteStorageOptions {
+  /** A directory for the database files, or `memory://` for a database that lives in memory only. */
+  dataDir: string
+  /** Apply pending migrations before returning (default true). */
+  migrate?: boolean
+}
+
+export async function createPgliteStorage (options: PgliteStorageOptions): Promise<SqlStorage> {
+  const client = await createPgliteClient(options.dataDir)
+  try {
+    if (options.migrate ?? true) await runMigrations(client)
+  } catch (error) {
+    await client.close()
+    throw error
+  }
+  return new SqlStorage('pglite', client)
+}

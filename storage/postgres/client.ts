@@ -1,0 +1,77 @@
+import pg from 'pg'
+import type { QueryResult, SqlClient } from '../sql/client.ts'
+import { transactionSession } from '../sql/client.ts'
+
+export interface PostgresClientOptions {
+  connectionString: string
+  max?: number
+  /** How long to wait for a connection (new or from the pool) before failing; default 2000 ms. */
+  connectionTimeoutMillis?: number
+  idleTimeoutMillis?: number
+  /** Schema that unqualified table names resolve to. */
+  searchPath?: string
+  /** Errors of idle or checked-out connections (a server restart, a network drop). */
+  onError?: (error: Error) => void
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/
+
+export function assertSchemaName (schema: string): void {
+  if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`)
+}
+
+function toResult<R> (result: pg.QueryResult): QueryResult<R> {
+  return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
+}
+
+/** A `SqlClient` on a `pg.Pool`; each transaction runs on one checked-out connection. */
+export function createPostgresClient (options: PostgresClientOptions): SqlClient {
+  if (options.searchPath !== undefined) assertSchemaName(options.searchPath)
+  const onError = options.onError ?? (() => {})
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` })
+  })
+  pool.on('error', onError)
+
+  return {
+    async query (text, params) {
+      return toResult(await pool.query(text, params as unknown[] | undefined))
+    },
+
+    async transaction (fn) {
+      const connection = await pool.connect()
+      let broken: Error | undefined
+      // A checked-out connection emits its errors itself; unheard, they would crash the process.
+      const onConnectionError = (error: Error): void => {
+        broken = error
+        onError(error)
+      }
+      connection.on('error', onConnectionError)
+      const query: SqlClient['query'] = async (text, params) =>
+        toResult(await connection.query(text, params as unknown[] | undefined))
+      try {
+        await connection.query('BEGIN')
+        const result = await fn(transactionSession(query))
+        await connection.query('COMMIT')
+        return result
+      } catch (error) {
+        await connection.query('ROLLBACK').catch((rollbackError: unknown) => {
+          broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))
+        })
+        throw error
+      } finally {
+        connection.off('error', onConnectionError)
+        // Releasing with an error discards the connection instead of returning it to the pool.
+        connection.release(broken)
+      }
+    },
+
+    async close () {
+      await pool.end()
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import { ReplyError } from 'ioredis'
+import type { Redis } from 'ioredis'
+import { StorageUnavailableError } from '../errors.ts'
+import type { RateCounter, RateHit } from '../types.ts'
+import { createFailFastClient, initialConnection } from './connection.ts'
+
+export interface RedisRateCounterOptions {
+  url: string
+  /** Must not contain `{` or `}`: the counter key inside the braces is the Redis Cluster hash tag. */
+  keyPrefix?: string
+  commandTimeoutMs?: number
+  connectTimeoutMs?: number
+  /** Shown by CLIENT LIST. */
+  connectionName?: string
+  /** Connection errors (the client keeps reconnecting in the background). */
+  onError?: (error: Error) => void
+}
+
+// `ttl < 0` repairs a key left without expiry (a manual PERSIST, or a writer other than this script); such a key
+// would otherwise keep counting forever and block the client for good.
+const hitScript = `
+local count = redis.call('INCR', KEYS[1])
+local ttl = redis.call('PTTL', KEYS[1])
+if count == 1 or ttl < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+  ttl = tonumber(ARGV[1])
+end
+return { count, ttl }
+`
+
+type RateRedis = Redis & { rateCounterHit: (key: string, windowMs: number) => Promise<unknown> }
+
+export function createRedisRateCounter (options: RedisRateCounterOptions): RateCounter {
+  const {
+    keyPrefix = 'svc:rl:',
+    commandTimeoutMs = 250,
+    connectTimeoutMs = 1000,
+    connectionName = 'rate-counter'
+  } = options
+  const client = createFailFastClient({ ...options, commandTimeoutMs, connectTimeoutMs, connectionName }) as RateRedis
+  client.defineCommand('rateCounterHit', { numberOfKeys: 1, lua: hitScript })
+  const waitForFirstConnection = initialConnection(client)
+
+  return {
+    name: 'redis',
+
+    async hit (key: string, windowMs: number): Promise<RateHit> {
+      assertWindow(windowMs)
+      await waitForFirstConnection(commandTimeoutMs)
+      const reply = await unavailableOnFailure(client.rateCounterHit(`${keyPrefix}{${key}}:${windowMs}`, windowMs))
+      if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+        throw new Error(`unexpected rate counter reply: ${JSON.stringify(reply)}`)
+      }
+      return { count: reply[0], resetInMs: reply[1] }
+    },
+
+    async ping (): Promise<void> {
+      await waitForFirstConnection(connectTimeoutMs)
+      await unavailableOnFailure(client.ping())
+    },
+
+    async close (): Promise<void> {
+      if (client.status === 'end') return
+      if (client.status === 'ready') {
+        await client.quit().catch(() => client.disconnect())
+      } else {
+        client.disconnect()
+      }
+    }
+  }
+}
+
+function assertWindow (windowMs: number): void {
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) {
+    throw new RangeError(`windowMs must be a positive integer, got ${windowMs}`)
+  }
+}
+
+/** Connection-level failures become StorageUnavailableError; errors Redis itself replied with are left as they are. */
+async function unavailableOnFailure<T> (command: Promise<T>): Promise<T> {
+  try {
+    return await command
+  } catch (error) {
+    if (error instanceof ReplyError) throw error
+    throw new StorageUnavailableError('redis rate counter unavailable', { cause: error })
+  }
+}

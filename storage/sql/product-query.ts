@@ -1,0 +1,45 @@
+import type { Product } from '../../domain/types.ts'
+import type { ProductQuery } from '../types.ts'
+
+const DEFAULT_TYPES: ReadonlyArray<Product['type']> = ['simple', 'variable']
+const DEFAULT_PER_PAGE = 10
+const MAX_PER_PAGE = 100
+
+export interface ProductFilter {
+  where: string
+  params: unknown[]
+  limit: number
+  offset: number
+}
+
+function wholeNumber (value: number | undefined, fallback: number): number {
+  return value !== undefined && Number.isFinite(value) ? Math.floor(value) : fallback
+}
+
+function escapeLike (text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`)
+}
+
+/** Translates a `ProductQuery` into a WHERE clause over svc_products plus paging. */
+export function productFilter (query: ProductQuery): ProductFilter {
+  const params: unknown[] = []
+  const param = (value: unknown): string => {
+    params.push(value)
+    return `$${params.length}`
+  }
+  const clauses = [`type = ANY(${param(query.types ?? DEFAULT_TYPES)}::text[])`]
+  if (query.statuses) clauses.push(`status = ANY(${param(query.statuses)}::text[])`)
+  if (query.visibilities) clauses.push(`catalog_visibility = ANY(${param(query.visibilities)}::text[])`)
+  if (query.ids) clauses.push(`id = ANY(${param(query.ids)}::int[])`)
+  if (query.categoryId !== undefined) {
+    clauses.push(`data->'categories' @> ${param(JSON.stringify([{ id: query.categoryId }]))}::jsonb`)
+  }
+  const search = query.search?.trim()
+  if (search) {
+    const pattern = param(`%${escapeLike(search)}%`)
+    clauses.push(`(name ILIKE ${pattern} OR sku ILIKE ${pattern})`)
+  }
+  const page = Math.max(1, wholeNumber(query.page, 1))
+  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, wholeNumber(query.perPage, DEFAULT_PER_PAGE)))
+  return { where: clauses.join(' AND '), params, limit: perPage, offset: (page - 1) * perPage }
+}

@@ -1,0 +1,319 @@
+import { AsyncLocalStorage } from 'node:async_hooks'
+import type { CartData, Coupon, Product } from '../../domain/types.ts'
+import type {
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartUpdate, ProductPage, ProductQuery, Session, Storage, StoredCart,
+  StoredSettings, User
+} from '../types.ts'
+import type { SqlClient, SqlSession } from './client.ts'
+import { migrate } from './migrations.ts'
+import { productFilter } from './product-query.ts'
+import {
+  CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
+  type CartRow, type CouponRow, type SessionRow, type UserRow
+} from './rows.ts'
+
+const EMPTY_CART: CartData = { lines: [], coupons: [] }
+
+interface AmbientTransaction {
+  session: SqlSession
+  open: boolean
+}
+
+/** Carries `updateCart`'s outcome out of a transaction that must roll back. */
+class Discard<T> {
+  constructor (readonly outcome: T) {}
+}
+
+function lastById<T> (items: readonly T[], id: (item: T) => string | number): T[] {
+  return [...new Map(items.map((item) => [id(item), item])).values()]
+}
+
+/** `Storage` on PostgreSQL or PGlite, through a `SqlClient`. */
+export class SqlStorage implements Storage {
+  readonly name: string
+  readonly #client: SqlClient
+  // Storage calls made inside an `updateCart` callback join its transaction instead of waiting for a second
+  // connection (PGlite has one; a pool can run dry), which would otherwise deadlock.
+  readonly #ambient = new AsyncLocalStorage<AmbientTransaction>()
+
+  constructor (name: string, client: SqlClient) {
+    this.name = name
+    this.#client = client
+  }
+
+  /** Applies pending schema migrations; returns the ids applied. */
+  async migrate (): Promise<string[]> {
+    return migrate(this.#client)
+  }
+
+  get #db (): SqlSession {
+    const ambient = this.#ambient.getStore()
+    return ambient?.open ? ambient.session : this.#client
+  }
+
+  async #transaction<T> (fn: (tx: SqlSession) => Promise<T>): Promise<T> {
+    return this.#db.transaction(async (session) => {
+      const ambient = { session, open: true }
+      try {
+        return await this.#ambient.run(ambient, () => fn(session))
+      } finally {
+        ambient.open = false
+      }
+    })
+  }
+
+  async getProduct (id: number): Promise<Product | null> {
+    const { rows } = await this.#db.query<{ data: Product }>('SELECT data FROM svc_products WHERE id = $1', [id])
+    return rows[0]?.data ?? null
+  }
+
+  async getProducts (ids: readonly number[]): Promise<Map<number, Product>> {
+    if (ids.length === 0) return new Map()
+    const { rows } = await this.#db.query<{ data: Product }>(
+      'SELECT data FROM svc_products WHERE id = ANY($1::int[])', [[...new Set(ids)]])
+    return new Map(rows.map((row) => [row.data.id, row.data]))
+  }
+
+  async listProducts (query: ProductQuery): Promise<ProductPage> {
+    const { where, params, limit, offset } = productFilter(query)
+    const { rows } = await this.#db.query<{ data: Product, total: number }>(
+      `SELECT data, (count(*) OVER ())::int AS total FROM svc_products WHERE ${where}
+       ORDER BY id LIMIT ${limit} OFFSET ${offset}`, params)
+    if (rows.length > 0 || offset === 0) return { products: rows.map((row) => row.data), total: rows[0]?.total ?? 0 }
+    const count = await this.#db.query<{ total: number }>(
+      `SELECT count(*)::int AS total FROM svc_products WHERE ${where}`, params)
+    return { products: [], total: count.rows[0]?.total ?? 0 }
+  }
+
+  async upsertProducts (products: readonly Product[]): Promise<void> {
+    if (products.length === 0) return
+    await this.#db.query(
+      `INSERT INTO svc_products (id, parent_id, type, status, catalog_visibility, name, sku, data, updated_at)
+       SELECT (p->>'id')::int, (p->>'parentId')::int, p->>'type', p->>'status', p->>'catalogVisibility',
+              p->>'name', p->>'sku', p, now()
+       FROM jsonb_array_elements($1::jsonb) AS p
+       ON CONFLICT (id) DO UPDATE SET parent_id = EXCLUDED.parent_id, type = EXCLUDED.type,
+         status = EXCLUDED.status, catalog_visibility = EXCLUDED.catalog_visibility, name = EXCLUDED.name,
+         sku = EXCLUDED.sku, data = EXCLUDED.data, updated_at = EXCLUDED.updated_at`,
+      [JSON.stringify(lastById(products, (product) => product.id))])
+  }
+
+  async getCart (key: string): Promise<StoredCart | null> {
+    const { rows } = await this.#db.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1`, [key])
+    return rows[0] ? toStoredCart(rows[0]) : null
+  }
+
+  async updateCart<T> (
+    key: string,
+    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
+  ): Promise<{ cart: StoredCart, result: T }> {
+    try {
+      return await this.#transaction(async (tx) => {
+        const { row, created } = await lockCart(tx, key)
+        const current = toStoredCart(row)
+        const { data, result } = await update(current)
+        if (data === undefined) {
+          // A row created only to hold the lock is not kept.
+          if (created) throw new Discard({ cart: current, result })
+          return { cart: current, result }
+        }
+        const { rows } = await tx.query<CartRow>(
+          `UPDATE svc_carts SET data = $2::jsonb, version = version + 1, updated_at = clock_timestamp(),
+             touch_seq = nextval('svc_carts_touch_seq')
+           WHERE key = $1 RETURNING ${CART_COLUMNS}`, [key, JSON.stringify(data)])
+        return { cart: toStoredCart(rows[0] as CartRow), result }
+      })
+    } catch (error) {
+      if (error instanceof Discard) return error.outcome as { cart: StoredCart, result: T }
+      throw error
+    }
+  }
+
+  async setCartUser (key: string, userId: number | null): Promise<void> {
+    await this.#db.query(
+      `UPDATE svc_carts SET user_id = $2, updated_at = clock_timestamp(), touch_seq = nextval('svc_carts_touch_seq')
+       WHERE key = $1`, [key, userId])
+  }
+
+  async findUserCart (userId: number): Promise<StoredCart | null> {
+    const { rows } = await this.#db.query<CartRow>(
+      `SELECT ${CART_COLUMNS} FROM svc_carts WHERE user_id = $1 ORDER BY touch_seq DESC LIMIT 1`, [userId])
+    return rows[0] ? toStoredCart(rows[0]) : null
+  }
+
+  async deleteCart (key: string): Promise<void> {
+    await this.#db.query('DELETE FROM svc_carts WHERE key = $1', [key])
+  }
+
+  async getCoupon (code: string): Promise<Coupon | null> {
+    const { rows } = await this.#db.query<CouponRow>(
+      'SELECT code, data, usage_count FROM svc_coupons WHERE code = $1', [normaliseKey(code)])
+    return rows[0] ? toCoupon(rows[0]) : null
+  }
+
+  async getCoupons (codes: readonly string[]): Promise<Map<string, Coupon>> {
+    if (codes.length === 0) return new Map()
+    const { rows } = await this.#db.query<CouponRow>(
+      'SELECT code, data, usage_count FROM svc_coupons WHERE code = ANY($1::text[])', [[...new Set(codes.map(normaliseKey))]])
+    return new Map(rows.map((row) => [row.code, toCoupon(row)]))
+  }
+
+  async upsertCoupons (coupons: readonly Coupon[]): Promise<void> {
+    if (coupons.length === 0) return
+    const normalised = lastById(coupons.map((coupon) => ({ ...coupon, code: normaliseKey(coupon.code) })), (c) => c.code)
+    await this.#db.query(
+      `INSERT INTO svc_coupons (code, data, usage_count)
+       SELECT c->>'code', c, (c->>'usageCount')::int FROM jsonb_array_elements($1::jsonb) AS c
+       ON CONFLICT (code) DO UPDATE SET data = EXCLUDED.data, usage_count = EXCLUDED.usage_count`,
+      [JSON.stringify(normalised)])
+  }
+
+  async getUserByEmail (email: string): Promise<User | null> {
+    const { rows } = await this.#db.query<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM svc_users WHERE email = $1`, [normaliseKey(email)])
+    return rows[0] ? toUser(rows[0]) : null
+  }
+
+  async getUser (id: number): Promise<User | null> {
+    const { rows } = await this.#db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM svc_users WHERE id = $1`, [id])
+    return rows[0] ? toUser(rows[0]) : null
+  }
+
+  async ensureUser (user: Omit<User, 'id'>): Promise<User> {
+    const { rows } = await this.#db.query<UserRow>(
+      `INSERT INTO svc_users (email, display_name, password_hash, capabilities) VALUES ($1, $2, $3, $4::jsonb)
+       ON CONFLICT (email) DO NOTHING RETURNING ${USER_COLUMNS}`,
+      [normaliseKey(user.email), user.displayName, user.passwordHash, JSON.stringify(user.capabilities)])
+    if (rows[0]) return toUser(rows[0])
+    const existing = await this.getUserByEmail(user.email)
+    if (!existing) throw new Error(`user ${user.email} vanished while being ensured`)
+    return existing
+  }
+
+  async createSession (session: Session): Promise<void> {
+    await this.#db.query(
+      'INSERT INTO svc_sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3::timestamptz, $4::timestamptz)',
+      [session.id, session.userId, session.createdAt, session.expiresAt])
+  }
+
+  async getSession (id: string): Promise<Session | null> {
+    const { rows } = await this.#db.query<SessionRow>(
+      'SELECT id, user_id, created_at, expires_at FROM svc_sessions WHERE id = $1', [id])
+    return rows[0] ? toSession(rows[0]) : null
+  }
+
+  async deleteSession (id: string): Promise<void> {
+    await this.#db.query('DELETE FROM svc_sessions WHERE id = $1', [id])
+  }
+
+  async getSettings (): Promise<StoredSettings | null> {
+    const { rows } = await this.#db.query<StoredSettings>('SELECT document, version FROM svc_settings WHERE id = 1')
+    return rows[0] ?? null
+  }
+
+  async saveSettings (document: Record<string, unknown>, expectedVersion?: number): Promise<StoredSettings | null> {
+    const json = JSON.stringify(document)
+    const insert = 'INSERT INTO svc_settings (id, document, version) VALUES (1, $1::jsonb, 1)'
+    let statement: string
+    let params: unknown[] = [json]
+    if (expectedVersion === undefined) {
+      statement = `${insert} ON CONFLICT (id) DO UPDATE SET document = EXCLUDED.document, version = svc_settings.version + 1`
+    } else if (expectedVersion === 0) {
+      statement = `${insert} ON CONFLICT (id) DO NOTHING`
+    } else {
+      statement = 'UPDATE svc_settings SET document = $1::jsonb, version = version + 1 WHERE id = 1 AND version = $2'
+      params = [json, expectedVersion]
+    }
+    const { rows } = await this.#db.query<StoredSettings>(`${statement} RETURNING document, version`, params)
+    return rows[0] ?? null
+  }
+
+  async insertAnalyticsEvents (events: readonly AnalyticsEvent[]): Promise<number> {
+    if (events.length === 0) return 0
+    // One statement for the whole batch: the events travel as one JSON array.
+    const { rowCount } = await this.#db.query(
+      `INSERT INTO svc_analytics_events (type, visitor, product_id, value, drawer_add, occurred_at, data)
+       SELECT e->>'type', e->>'visitor', (e->>'productId')::int, (e->>'value')::bigint, (e->>'drawerAdd')::boolean,
+              (e->>'occurredAt')::timestamptz, coalesce(e->'data', '{}'::jsonb)
+       FROM jsonb_array_elements($1::jsonb) AS e`, [JSON.stringify(events)])
+    return rowCount
+  }
+
+  async analyticsSummary (from: string, to: string): Promise<AnalyticsSummaryData> {
+    // One statement, so one snapshot: a row per (day, type) from a hash aggregate, then one row with the distinct
+    // visitors of the whole range. Counts and sums travel as text (bigint sums stay exact; same on both drivers).
+    const { rows } = await this.#db.query<{ total: boolean, day: string | null, type: string | null, count: string, adds: string, add_value: string, visitors: string }>(
+      `WITH e AS (
+         SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, type, drawer_add, value, visitor
+         FROM svc_analytics_events
+         WHERE occurred_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
+           AND occurred_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+       ), grouped AS (
+         SELECT day, type, count(*) AS count, count(*) FILTER (WHERE drawer_add) AS adds,
+                coalesce(sum(value) FILTER (WHERE drawer_add), 0) AS add_value
+         FROM e GROUP BY day, type
+       )
+       SELECT false AS total, to_char(day, 'YYYY-MM-DD') AS day, type, count::text, adds::text, add_value::text, '0' AS visitors
+       FROM grouped
+       UNION ALL
+       SELECT true, NULL, NULL, '0', '0', '0', (SELECT count(*) FROM (SELECT DISTINCT visitor FROM e WHERE visitor IS NOT NULL) AS v)::text
+       ORDER BY total, day, type`, [from, to])
+    const days: AnalyticsDayCount[] = []
+    let visitors = 0
+    for (const row of rows) {
+      if (row.total) visitors = Number(row.visitors)
+      else days.push({ day: row.day!, type: row.type!, count: Number(row.count), adds: Number(row.adds), addValue: row.add_value })
+    }
+    return { days, visitors }
+  }
+
+  async deleteAnalyticsBefore (before: string, limit?: number): Promise<number> {
+    const { rowCount } = limit === undefined
+      ? await this.#db.query('DELETE FROM svc_analytics_events WHERE occurred_at < $1::timestamptz', [before])
+      : await this.#db.query(
+        // `= ANY(ARRAY(…))` finds the rows by primary key; `IN (…)` would scan the whole table to join them.
+        `DELETE FROM svc_analytics_events WHERE id = ANY(ARRAY(
+           SELECT id FROM svc_analytics_events WHERE occurred_at < $1::timestamptz ORDER BY occurred_at LIMIT $2
+         ))`, [before, limit])
+    return rowCount
+  }
+
+  async resetAnalytics (): Promise<number> {
+    const { rowCount } = await this.#db.query('DELETE FROM svc_analytics_events')
+    return rowCount
+  }
+
+  async getOrCreateMeta (key: string, create: () => string): Promise<string> {
+    const select = 'SELECT value FROM svc_meta WHERE key = $1'
+    const found = await this.#db.query<{ value: string }>(select, [key])
+    if (found.rows[0]) return found.rows[0].value
+    await this.#db.query('INSERT INTO svc_meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING', [key, create()])
+    const { rows } = await this.#db.query<{ value: string }>(select, [key])
+    if (!rows[0]) throw new Error(`meta ${key} vanished while being created`)
+    return rows[0].value
+  }
+
+  async ping (): Promise<void> {
+    await this.#db.query('SELECT 1')
+  }
+
+  async close (): Promise<void> {
+    await this.#client.close()
+  }
+}
+
+/**
+ * Locks the cart's row, first creating an empty one when there is none. A row deleted between our failed insert
+ * and the select is retried.
+ */
+async function lockCart (tx: SqlSession, key: string): Promise<{ row: CartRow, created: boolean }> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const existing = await tx.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1 FOR UPDATE`, [key])
+    if (existing.rows[0]) return { row: existing.rows[0], created: false }
+    const inserted = await tx.query<CartRow>(
+      `INSERT INTO svc_carts (key, data, version) VALUES ($1, $2::jsonb, 0)
+       ON CONFLICT (key) DO NOTHING RETURNING ${CART_COLUMNS}`, [key, JSON.stringify(EMPTY_CART)])
+    if (inserted.rows[0]) return { row: inserted.rows[0], created: true }
+  }
+  throw new Error(`could not lock cart ${key}`)
+}

@@ -1,0 +1,209 @@
+import { test } from 'tap'
+import {
+  addBundleLines, bundleGroup, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, validateBundleSelection,
+  type BundleDefinition, type BundleSelection
+} from '../../domain/bundles.ts'
+import { addToCart, emptyCart } from '../../domain/cart.ts'
+import type { CartData, Product } from '../../domain/types.ts'
+import { makeProduct, makeVariableParent, makeVariation } from './fixtures.ts'
+
+const KIT: BundleDefinition = {
+  id: 'kit',
+  title: 'Desk kit',
+  description: '',
+  discount_percent: 15,
+  slots: [
+    { label: 'Mug', product_ids: [1, 2] },
+    { label: 'Pen', product_ids: [3, 4] },
+    { label: 'Pad', product_ids: [5] }
+  ]
+}
+const SOLO: BundleDefinition = { id: 'solo', title: 'Solo', description: '', discount_percent: 0, slots: [{ label: 'Only', product_ids: [1] }] }
+const BUNDLES = [SOLO, KIT]
+
+const catalog = (...products: Product[]) => new Map(products.map((product) => [product.id, product]))
+const products = catalog(
+  makeProduct({ id: 1, name: 'Mug', regularPrice: 1000 }),
+  makeProduct({ id: 2, name: 'Cup', regularPrice: 800 }),
+  makeProduct({ id: 3, name: 'Pen', regularPrice: 200, manageStock: true, stockQuantity: 2 }),
+  makeProduct({ id: 4, name: 'Pencil', regularPrice: 100 }),
+  makeProduct({ id: 5, name: 'Pad', regularPrice: 500 })
+)
+
+function selection (productIds: number[], bundles = BUNDLES, id = 'kit'): BundleSelection {
+  const result = validateBundleSelection(bundles, id, productIds)
+  if (!result.ok) throw new Error(result.error.message)
+  return result.value
+}
+
+test('validateBundleSelection: a valid selection, one product per slot in slot order', async (t) => {
+  const result = validateBundleSelection(BUNDLES, 'kit', [2, 3, 5])
+  t.ok(result.ok)
+  if (!result.ok) return
+  t.equal(result.value.bundle, KIT)
+  t.same(result.value.choices, [{ slotIndex: 0, productId: 2 }, { slotIndex: 1, productId: 3 }, { slotIndex: 2, productId: 5 }])
+  t.ok(validateBundleSelection(BUNDLES, 'solo', [1]).ok, 'a bundle of one slot')
+})
+
+test('validateBundleSelection: refusals, each with its reason and a message saying why', async (t) => {
+  const refused = (bundleId: string, productIds: number[]) => {
+    const result = validateBundleSelection(BUNDLES, bundleId, productIds)
+    if (result.ok) throw new Error('expected a refusal')
+    return result.error
+  }
+
+  t.same(refused('nope', [1, 3, 5]), { code: 'svc_bundle_not_found', message: 'There is no bundle "nope".', status: 404, data: { bundle_id: 'nope' } })
+  t.equal(refused('KIT', [1, 3, 5]).code, 'svc_bundle_not_found', 'ids are compared exactly')
+  t.equal(validateBundleSelection([], 'kit', [1, 3, 5]).ok, false, 'no bundles on offer (section disabled)')
+
+  t.same(refused('kit', [1, 3]), {
+    code: 'svc_bundle_invalid',
+    message: 'The bundle "Desk kit" has 3 slots: choose exactly one product for each (2 products given).',
+    status: 400,
+    data: { reason: 'slot_count', bundle_id: 'kit', expected: 3, received: 2 }
+  }, 'too few')
+  t.match(refused('kit', [1, 3, 5, 2]).data, { reason: 'slot_count', expected: 3, received: 4 }, 'too many')
+  t.equal(refused('solo', []).message, 'The bundle "Solo" has 1 slot: choose exactly one product for each (0 products given).', 'singular and none')
+  t.equal(refused('kit', [1]).message, 'The bundle "Desk kit" has 3 slots: choose exactly one product for each (1 product given).')
+
+  t.same(refused('kit', [1, 1, 5]), {
+    code: 'svc_bundle_invalid',
+    message: 'Product 1 is chosen more than once: each slot needs a different product.',
+    status: 400,
+    data: { reason: 'duplicate', bundle_id: 'kit', product_ids: [1] }
+  }, 'a duplicate is reported before the slot check (1 is no pen either)')
+  const twoTwice = validateBundleSelection([{ ...KIT, slots: [...KIT.slots, { label: 'Any', product_ids: [1, 3] }] }], 'kit', [1, 3, 3, 1])
+  t.match(!twoTwice.ok && twoTwice.error, { message: 'Products 3, 1 are chosen more than once: each slot needs a different product.', data: { product_ids: [3, 1] } })
+
+  t.same(refused('kit', [3, 1, 5]), {
+    code: 'svc_bundle_invalid',
+    message: 'Product 3 is not an option of slot 1 ("Mug"); product 1 is not an option of slot 2 ("Pen").',
+    status: 400,
+    data: { reason: 'not_in_slot', bundle_id: 'kit', choices: [{ slot: 0, label: 'Mug', product_id: 3 }, { slot: 1, label: 'Pen', product_id: 1 }] }
+  }, 'every misplaced product is listed')
+  t.match(refused('kit', [1, 3, 99]).data, { reason: 'not_in_slot', choices: [{ slot: 2, label: 'Pad', product_id: 99 }] }, 'a product of no slot')
+})
+
+test('isBundleProductAvailable: simple, published, purchasable by anyone, in stock; any catalog visibility', async (t) => {
+  t.ok(isBundleProductAvailable(makeProduct()))
+  t.ok(isBundleProductAvailable(makeProduct({ catalogVisibility: 'hidden' })), 'hidden from the catalog')
+  t.ok(isBundleProductAvailable(makeProduct({ stockStatus: 'onbackorder' })), 'on backorder')
+  t.notOk(isBundleProductAvailable(undefined), 'missing')
+  t.notOk(isBundleProductAvailable(makeProduct({ status: 'draft' })), 'draft')
+  t.notOk(isBundleProductAvailable(makeProduct({ status: 'private' })), 'private')
+  t.notOk(isBundleProductAvailable(makeProduct({ regularPrice: null })), 'no price')
+  t.notOk(isBundleProductAvailable(makeProduct({ stockStatus: 'outofstock' })), 'out of stock')
+  t.notOk(isBundleProductAvailable(makeProduct({ manageStock: true, stockQuantity: 0 })), 'no stock left, no backorders')
+  t.notOk(isBundleProductAvailable(makeVariableParent()), 'a variable product')
+  t.notOk(isBundleProductAvailable(makeVariation()), 'a variation')
+})
+
+test('bundleProductIds, offeredSlots: one read for every bundle; a bundle with an empty slot is not offered', async (t) => {
+  t.same(bundleProductIds(BUNDLES), [1, 2, 3, 4, 5], 'each id once, in order')
+  t.same(bundleProductIds([]), [])
+  const available = (ids: number[]) => (id: number) => ids.includes(id) ? `#${id}` : undefined
+  t.same(offeredSlots(KIT, available([1, 2, 3, 4, 5])), [
+    { label: 'Mug', products: ['#1', '#2'] },
+    { label: 'Pen', products: ['#3', '#4'] },
+    { label: 'Pad', products: ['#5'] }
+  ])
+  t.same(offeredSlots(KIT, available([2, 4, 5])), [
+    { label: 'Mug', products: ['#2'] },
+    { label: 'Pen', products: ['#4'] },
+    { label: 'Pad', products: ['#5'] }
+  ], 'unavailable products left out')
+  t.equal(offeredSlots(KIT, available([1, 2, 3, 4])), null, 'the Pad slot is empty')
+})
+
+test('companionsOf: the bundles a product can be part of, with the other slots', async (t) => {
+  const all = (id: number) => products.has(id) ? id : undefined
+  const of = (productId: number, bundles: BundleDefinition[] = BUNDLES, available = all) =>
+    companionsOf(bundles, productId, available, (id) => id).map(({ bundle, slotIndex, others }) => [bundle.id, slotIndex, others])
+
+  t.same(of(3), [['kit', 1, [{ index: 0, label: 'Mug', products: [1, 2] }, { index: 2, label: 'Pad', products: [5] }]]])
+  t.same(of(1), [['solo', 0, []], ['kit', 0, [{ index: 1, label: 'Pen', products: [3, 4] }, { index: 2, label: 'Pad', products: [5] }]]])
+  t.same(of(42), [], 'in no bundle')
+  t.same(of(3, BUNDLES, (id) => id === 3 ? undefined : all(id)), [], 'not available itself')
+  t.same(of(1, BUNDLES, (id) => id === 5 ? undefined : all(id)), [['solo', 0, []]], 'a bundle with an empty slot is left out')
+
+  const shared = (slots: number[][]): BundleDefinition => ({ ...KIT, slots: slots.map((ids, i) => ({ label: `S${i}`, product_ids: ids })) })
+  t.same(of(1, [shared([[1, 2], [1, 2]])]), [['kit', 0, [{ index: 1, label: 'S1', products: [2] }]]], 'in two slots: the first, never its own companion')
+  t.same(of(1, [shared([[1, 2], [1]])]), [['kit', 1, [{ index: 0, label: 'S0', products: [2] }]]], 'the slot that leaves the others a choice')
+  t.same(of(1, [shared([[1], [1]])]), [], 'it could only go with itself')
+})
+
+test('addBundleLines: every line with the group and the discount, in slot order', async (t) => {
+  const result = addBundleLines(emptyCart(), selection([2, 3, 5]), products)
+  t.ok(result.ok)
+  if (!result.ok) return
+  t.same(result.value.lines.map(({ productId, quantity, group, discountPercent }) => ({ productId, quantity, group, discountPercent })), [
+    { productId: 2, quantity: 1, group: 'bundle:kit', discountPercent: 15 },
+    { productId: 3, quantity: 1, group: 'bundle:kit', discountPercent: 15 },
+    { productId: 5, quantity: 1, group: 'bundle:kit', discountPercent: 15 }
+  ])
+  t.equal(bundleGroup('kit'), 'bundle:kit')
+
+  const again = addBundleLines(result.value, selection([2, 3, 5]), products)
+  t.ok(again.ok)
+  if (!again.ok) return
+  t.same(again.value.lines.map((line) => [line.key, line.quantity]), result.value.lines.map((line) => [line.key, 2]), 'the same bundle again: the same lines, one more each')
+
+  const noDiscount = addBundleLines(emptyCart(), selection([1], BUNDLES, 'solo'), products)
+  t.ok(noDiscount.ok && !('discountPercent' in noDiscount.value.lines[0]!), 'no discount: no discountPercent on the line')
+})
+
+test('addBundleLines: a line of its own next to an ordinary line of the same product; the cart is never changed', async (t) => {
+  const mug = products.get(1)!
+  const ordinary = addToCart(emptyCart(), { product: mug, parent: mug, quantity: 1 })
+  if (!ordinary.ok) throw new Error('setup')
+  const cart: CartData = { ...ordinary.value.cart, coupons: ['save10'] }
+  const frozen = structuredClone(cart)
+  const result = addBundleLines(cart, selection([1, 4, 5]), products)
+  t.ok(result.ok)
+  if (!result.ok) return
+  t.equal(result.value.lines.length, 4)
+  t.same(result.value.lines[0], cart.lines[0], 'the ordinary line as it was')
+  t.not(result.value.lines[1]!.key, cart.lines[0]!.key, 'the bundle\'s Mug has a key of its own')
+  t.same(result.value.coupons, ['save10'])
+  t.same(cart, frozen, 'the given cart is untouched')
+})
+
+test('addBundleLines: all or nothing', async (t) => {
+  const refused = (cart: CartData, ids: number[], catalogue: ReadonlyMap<number, Product>) => {
+    const result = addBundleLines(cart, selection(ids), catalogue)
+    if (result.ok) throw new Error('expected a refusal')
+    return result.error
+  }
+
+  const soldOut = catalog(...products.values(), makeProduct({ id: 4, name: 'Pencil', stockStatus: 'outofstock' }), makeProduct({ id: 5, name: 'Pad', status: 'draft' }))
+  t.same(refused(emptyCart(), [1, 4, 5], soldOut), {
+    code: 'svc_product_not_addable',
+    message: '"Pencil", "Pad" cannot be added right now: nothing from the bundle was added.',
+    status: 400,
+    data: { bundle_id: 'kit', product_ids: [4, 5] }
+  }, 'every unavailable product is named')
+  const missing = new Map(products)
+  missing.delete(5)
+  t.match(refused(emptyCart(), [1, 4, 5], missing), { message: 'product 5 cannot be added right now: nothing from the bundle was added.', data: { product_ids: [5] } }, 'a product that is gone')
+
+  // Two pens in stock: the third kit fails on the pen, after its mug went up in the fold.
+  let cart = emptyCart()
+  for (let i = 0; i < 2; i++) {
+    const added = addBundleLines(cart, selection([1, 3, 5]), products)
+    if (!added.ok) throw new Error(added.error.message)
+    cart = added.value
+  }
+  const error = refused(cart, [1, 3, 5], products)
+  t.equal(error.status, 400)
+  t.match(error.code, /^woocommerce_rest_product_/, 'the platform\'s refusal')
+  t.match(error.message, /Nothing from the bundle was added\.$/)
+  t.match(error.data, { bundle_id: 'kit', product_id: 3 })
+
+  const single = catalog(...products.values(), makeProduct({ id: 5, name: 'Pad', soldIndividually: true }))
+  const first = addBundleLines(emptyCart(), selection([2, 4, 5]), single)
+  if (!first.ok) throw new Error('setup')
+  t.match(refused(first.value, [2, 4, 5], single), { code: 'woocommerce_rest_cart_product_sold_individually', data: { product_id: 5 } },
+    'sold individually and already in the cart')
+  const rules = catalog(...products.values(), makeProduct({ id: 4, name: 'Pencil', quantityRules: { minimum: 2 } }))
+  t.match(refused(emptyCart(), [1, 4, 5], rules), { code: 'woocommerce_rest_product_invalid_quantity', data: { product_id: 4 } }, 'a minimum quantity of 2')
+})

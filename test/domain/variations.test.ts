@@ -1,0 +1,58 @@
+import { test } from 'tap'
+import { findVariation, normaliseVariationChoice } from '../../domain/catalog.ts'
+import { makeProduct, makeVariableParent, makeVariation } from './fixtures.ts'
+
+const parent = makeVariableParent()
+const redS = makeVariation({ id: 11, variationAttributes: { pa_color: 'Red', pa_size: 'S' } })
+const blueAny = makeVariation({ id: 12, name: 'T-shirt - Blue', variationAttributes: { attribute_pa_color: 'Blue', pa_size: '' } })
+const anyM = makeVariation({ id: 13, name: 'T-shirt - M', variationAttributes: { pa_color: '', pa_size: 'M' } })
+const variations = [redS, blueAny, anyM]
+
+function idOf (result: ReturnType<typeof findVariation>): number | string {
+  return result.ok ? result.value.id : result.error.code
+}
+
+test('findVariation matches every non-empty attribute', async (t) => {
+  t.equal(idOf(findVariation(parent, variations, { pa_color: 'Red', pa_size: 'S' })), 11, 'exact match')
+  t.equal(idOf(findVariation(parent, variations, { attribute_pa_color: 'Red', attribute_pa_size: 'S' })), 11, 'attribute_ prefix')
+  t.equal(idOf(findVariation(parent, variations, { ATTRIBUTE_PA_COLOR: 'red', Pa_Size: 's' })), 11, 'names and values case-insensitive')
+  t.equal(idOf(findVariation(parent, variations, { Color: 'Red', Size: 'S' })), 11, 'attribute labels accepted')
+  t.equal(idOf(findVariation(parent, variations, { pa_color: 'Blue', pa_size: 'S' })), 12, '"any" size matches S')
+  t.equal(idOf(findVariation(parent, variations, { pa_color: 'Blue', pa_size: 'M' })), 12, 'Blue/M: both 12 and 13 match with one fixed attribute; the first wins')
+  t.equal(idOf(findVariation(parent, variations, { pa_color: 'Red', pa_size: 'M' })), 13, '"any" colour matches Red')
+  t.equal(idOf(findVariation(parent, [anyM, makeVariation({ id: 14, variationAttributes: { pa_color: 'Red', pa_size: 'M' } })], { pa_color: 'Red', pa_size: 'M' })), 14, 'the most specific match wins over an earlier "any"')
+})
+
+test('findVariation errors', async (t) => {
+  const missing = findVariation(parent, variations, { pa_color: 'Red' })
+  t.equal(missing.ok, false)
+  if (!missing.ok) {
+    t.equal(missing.error.code, 'woocommerce_rest_invalid_variation_data')
+    t.equal(missing.error.status, 400)
+    t.equal(missing.error.message, 'Missing variation data for variable product. Size is a required field.')
+  }
+  const empty = findVariation(parent, variations, { pa_color: 'Red', pa_size: '  ' })
+  t.equal(!empty.ok && empty.error.code, 'woocommerce_rest_invalid_variation_data', 'blank value counts as missing')
+  const invalid = findVariation(parent, variations, { pa_color: 'Green', pa_size: 'S' })
+  t.equal(invalid.ok, false)
+  if (!invalid.ok) {
+    t.equal(invalid.error.code, 'woocommerce_rest_invalid_variation_data')
+    t.equal(invalid.error.status, 400)
+    t.equal(invalid.error.message, 'Invalid value posted for Color. Allowed values: Red, Blue')
+  }
+  const noMatch = findVariation(parent, [redS], { pa_color: 'Blue', pa_size: 'M' })
+  t.equal(!noMatch.ok && noMatch.error.code, 'woocommerce_rest_variation_id_from_variation_data', 'valid values, no variation')
+  const foreign = findVariation(parent, [makeVariation({ id: 20, parentId: 99 })], { pa_color: 'Red', pa_size: 'S' })
+  t.equal(!foreign.ok && foreign.error.code, 'woocommerce_rest_variation_id_from_variation_data', 'variations of another parent are ignored')
+  const simple = findVariation(makeProduct(), variations, {})
+  t.equal(!simple.ok && simple.error.code, 'woocommerce_rest_cart_invalid_product', 'parent is not variable')
+})
+
+test('normaliseVariationChoice canonicalises keys and values', async (t) => {
+  t.same(normaliseVariationChoice(parent, { attribute_pa_color: ' blue ', SIZE: 'm', other: 'x' }),
+    { ok: true, value: { pa_color: 'Blue', pa_size: 'M' } })
+  const free = makeVariableParent({ attributes: [{ name: 'engraving', label: '', options: [] }] })
+  t.same(normaliseVariationChoice(free, { engraving: 'Hello' }), { ok: true, value: { engraving: 'Hello' } }, 'no options: any text')
+  const r = normaliseVariationChoice(free, {})
+  t.equal(!r.ok && r.error.message, 'Missing variation data for variable product. engraving is a required field.', 'name used when no label')
+})

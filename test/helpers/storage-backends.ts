@@ -1,0 +1,104 @@
+import { randomBytes } from 'node:crypto'
+import { createPgliteClient, createPgliteStorage } from '../../storage/pglite/index.ts'
+import { createPostgresClient, createPostgresStorage, openPostgresClient } from '../../storage/postgres/index.ts'
+import type { SqlClient } from '../../storage/sql/client.ts'
+import type { Storage } from '../../storage/types.ts'
+
+export interface TestStorage extends Storage {
+  /** Applies pending migrations again; returns the ids applied. */
+  migrate (): Promise<string[]>
+  /** Closes the storage and throws its database (or schema) away; the same as `close()`. */
+  dispose (): Promise<void>
+}
+
+export interface BareClients {
+  /** Unmigrated clients on one fresh, empty database: separate connections where the backend has several. */
+  clients: [SqlClient, SqlClient]
+  dispose (): Promise<void>
+}
+
+export interface StorageBackend {
+  name: string
+  create (): Promise<TestStorage>
+  createBareClients (): Promise<BareClients>
+}
+
+function withDispose<S extends Storage & { migrate (): Promise<string[]> }> (
+  storage: S,
+  afterClose: () => Promise<void> = async () => {}
+): TestStorage {
+  const close = storage.close.bind(storage)
+  let closing: Promise<void> | undefined
+  const dispose = (): Promise<void> => {
+    closing ??= close().finally(afterClose)
+    return closing
+  }
+  return Object.assign(storage, { close: dispose, dispose })
+}
+
+const pglite: StorageBackend = {
+  name: 'pglite',
+  async create () {
+    return withDispose(await createPgliteStorage({ dataDir: 'memory://' }))
+  },
+  async createBareClients () {
+    // PGlite has one connection: both "instances" share it, which still exercises the serialisation.
+    const client = await createPgliteClient('memory://')
+    return { clients: [client, client], dispose: () => client.close() }
+  }
+}
+
+function freshSchema (): string {
+  return `svc_t_${randomBytes(6).toString('hex')}`
+}
+
+function postgres (connectionString: string): StorageBackend {
+  const dropSchema = async (schema: string): Promise<void> => {
+    const admin = createPostgresClient({ connectionString })
+    try {
+      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    } finally {
+      await admin.close()
+    }
+  }
+  return {
+    name: 'postgres',
+    async create () {
+      const schema = freshSchema()
+      return withDispose(await createPostgresStorage({ connectionString, searchPath: schema }), () => dropSchema(schema))
+    },
+    async createBareClients () {
+      const schema = freshSchema()
+      // Opened together: both create the schema at the same time.
+      const clients = await Promise.all([
+        openPostgresClient({ connectionString, searchPath: schema }),
+        openPostgresClient({ connectionString, searchPath: schema })
+      ])
+      return {
+        clients,
+        async dispose () {
+          await Promise.all(clients.map((client) => client.close()))
+          await dropSchema(schema)
+        }
+      }
+    }
+  }
+}
+
+function unavailable (name: string, message: string): StorageBackend {
+  const fail = async (): Promise<never> => { throw new Error(message) }
+  return { name, create: fail, createBareClients: fail }
+}
+
+/**
+ * The backends to run storage tests against: PGlite always, PostgreSQL when DATABASE_URL is set. On CI a missing
+ * DATABASE_URL makes the PostgreSQL tests fail rather than silently not run.
+ */
+export function storageBackends (): StorageBackend[] {
+  const url = process.env.DATABASE_URL
+  if (url) return [pglite, postgres(url)]
+  if (process.env.CI === 'true') {
+    return [pglite, unavailable('postgres', 'DATABASE_URL is not set: CI must run the storage tests against PostgreSQL')]
+  }
+  return [pglite]
+}

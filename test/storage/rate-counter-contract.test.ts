@@ -1,0 +1,164 @@
+import { Redis } from 'ioredis'
+import t from 'tap'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { randomUUID } from 'node:crypto'
+import { createMemoryRateCounter } from '../../storage/memory/index.ts'
+import {
+  createTestRedisCounter,
+  rateCounterBackends,
+  redisTestsEnabled,
+  redisTestUrl,
+  startPausableProxy,
+  startSilentServer
+} from '../helpers/rate-counter-backends.ts'
+
+const minute = 60_000
+const unavailable = { name: 'StorageUnavailableError' }
+
+for (const backend of rateCounterBackends()) {
+  t.test(`${backend.name} rate counter`, async t => {
+    const fixture = (): ReturnType<typeof backend.create> => {
+      const created = backend.create()
+      t.teardown(() => created.counter.close())
+      return created
+    }
+
+    t.test('counts 1, 2, 3 within a window', async t => {
+      const { counter } = fixture()
+      t.equal(counter.name, backend.name)
+      const counts = []
+      for (let i = 0; i < 3; i++) counts.push((await counter.hit('client-a', minute)).count)
+      t.same(counts, [1, 2, 3])
+    })
+
+    t.test('keys and window lengths have separate counters', async t => {
+      const { counter } = fixture()
+      await counter.hit('client-a', minute)
+      t.equal((await counter.hit('client-a', minute)).count, 2)
+      t.equal((await counter.hit('client-b', minute)).count, 1)
+      t.equal((await counter.hit('client-a', 30_000)).count, 1)
+      t.equal((await counter.hit('client-a', minute)).count, 3)
+    })
+
+    t.test('resetInMs counts down within (0, windowMs]', async t => {
+      const { counter, elapse } = fixture()
+      const first = await counter.hit('client-a', minute)
+      t.ok(first.resetInMs > 0 && first.resetInMs <= minute, `first resetInMs ${first.resetInMs}`)
+      await elapse(20)
+      const second = await counter.hit('client-a', minute)
+      t.ok(second.resetInMs > 0 && second.resetInMs < first.resetInMs, `second resetInMs ${second.resetInMs}`)
+    })
+
+    t.test('the count restarts at 1 once the window has passed', async t => {
+      const { counter, elapse } = fixture()
+      const windowMs = backend.shortWindowMs
+      await counter.ping() // connected first, so that both hits below fall in one short window
+      await counter.hit('client-a', windowMs)
+      t.equal((await counter.hit('client-a', windowMs)).count, 2)
+      await elapse(windowMs + 20)
+      const next = await counter.hit('client-a', windowMs)
+      t.equal(next.count, 1)
+      t.ok(next.resetInMs > 0 && next.resetInMs <= windowMs, `resetInMs ${next.resetInMs}`)
+      t.equal((await counter.hit('client-a', windowMs)).count, 2)
+    })
+
+    t.test('200 concurrent hits on one key get every count from 1 to 200 once', async t => {
+      const { counter } = fixture()
+      const hits = await Promise.all(Array.from({ length: 200 }, () => counter.hit('client-a', minute)))
+      t.same(hits.map(hit => hit.count).sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1))
+    })
+
+    t.test('rejects a window that is not a positive integer', async t => {
+      const { counter } = fixture()
+      await t.rejects(counter.hit('client-a', 0), RangeError)
+      await t.rejects(counter.hit('client-a', 1.5), RangeError)
+    })
+
+    t.test('ping resolves while open; hit and ping reject after close', async t => {
+      const { counter } = fixture()
+      await t.resolves(counter.ping())
+      await counter.hit('client-a', minute)
+      await counter.close()
+      await t.rejects(counter.hit('client-a', minute))
+      await t.rejects(counter.ping())
+      await t.resolves(counter.close(), 'close twice')
+    })
+  })
+}
+
+t.test('memory window boundary follows the injected clock exactly', async t => {
+  let time = 0
+  const counter = createMemoryRateCounter({ now: () => time })
+  t.teardown(() => counter.close())
+  t.same(await counter.hit('client-a', 1000), { count: 1, resetInMs: 1000 })
+  time += 999
+  t.same(await counter.hit('client-a', 1000), { count: 2, resetInMs: 1 })
+  time += 1
+  t.same(await counter.hit('client-a', 1000), { count: 1, resetInMs: 1000 })
+})
+
+// These need no Redis server: they check how the client behaves when the server is missing or hung.
+t.test('redis counter on an unreachable port rejects instead of hanging', { timeout: 4000 }, async t => {
+  const errors: Error[] = []
+  const counter = createTestRedisCounter('redis://127.0.0.1:1', { commandTimeoutMs: 250, onError: error => errors.push(error) })
+  t.teardown(() => counter.close())
+  await t.rejects(counter.hit('client-a', minute), unavailable)
+  await t.rejects(counter.ping(), unavailable)
+  await sleep(300) // let it retry in the background: errors go to onError, never crash the process
+  await t.rejects(counter.hit('client-a', minute), unavailable)
+  t.ok(errors.length >= 2, `reconnection keeps trying (${errors.length} errors reported)`)
+  t.ok(errors.every(error => (error as NodeJS.ErrnoException).code === 'ECONNREFUSED'))
+})
+
+t.test('redis counter on a server that never answers rejects instead of hanging', { timeout: 4000 }, async t => {
+  const server = await startSilentServer()
+  const counter = createTestRedisCounter(server.url, { commandTimeoutMs: 250, onError: () => {} })
+  t.teardown(async () => { await counter.close(); await server.close() })
+  await t.rejects(counter.hit('client-a', minute), unavailable)
+  await t.rejects(counter.hit('client-a', minute), unavailable)
+})
+
+if (redisTestsEnabled()) {
+  t.test('redis counter after a lost connection', async t => {
+    const redisUrl = redisTestUrl()
+
+    t.test('stops answering: hit rejects, then the counter reconnects by itself', { timeout: 8000 }, async t => {
+      const proxy = await startPausableProxy(redisUrl)
+      const counter = createTestRedisCounter(proxy.url, { commandTimeoutMs: 500, onError: () => {} })
+      t.teardown(async () => { await counter.close(); await proxy.close() })
+      t.equal((await counter.hit('client-a', minute)).count, 1)
+      proxy.pause()
+      await t.rejects(counter.hit('client-a', minute), unavailable)
+      t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
+    })
+
+    t.test('killed by CLIENT KILL: the counter reconnects by itself', { timeout: 8000 }, async t => {
+      const connectionName = `rate-counter-test-${randomUUID()}`
+      const counter = createTestRedisCounter(redisUrl, { connectionName, onError: () => {} })
+      const admin = new Redis(redisUrl)
+      t.teardown(async () => { await counter.close(); await admin.quit() })
+      t.equal((await counter.hit('client-a', minute)).count, 1)
+      t.equal(await killClient(admin, connectionName), 1)
+      t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
+      await t.resolves(counter.ping())
+    })
+  })
+}
+
+async function eventually<T> (attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt()
+    } catch {
+      await sleep(50)
+    }
+  }
+}
+
+async function killClient (admin: Redis, name: string): Promise<number> {
+  const list = String(await admin.client('LIST'))
+  const ids = list.split('\n').filter(line => line.includes(` name=${name} `)).map(line => /\bid=(\d+)/.exec(line)?.[1])
+  let killed = 0
+  for (const id of ids) if (id !== undefined) killed += Number(await admin.client('KILL', 'ID', id))
+  return killed
+}
