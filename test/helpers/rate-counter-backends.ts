@@ -48,6 +48,24 @@ export function createTestRedisCounter (url: string, options: Partial<RedisRateC
   return createRedisRateCounter({ url, keyPrefix: `test:rl:${randomUUID()}:`, commandTimeoutMs: 2000, ...options })
 }
 
+/**
+ * Waits until the counter answers a ping. A test that builds apps right after creating a Redis counter can stall its
+ * own event loop past the connect timeout on a loaded machine; the client then reconnects, and until it has, every
+ * hit is refused (fail fast, by design). Tests that expect a healthy Redis wait here first.
+ */
+export async function untilAnswering (counter: RateCounter, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    try {
+      await counter.ping()
+      return
+    } catch (error) {
+      if (Date.now() > deadline) throw error
+      await sleep(50)
+    }
+  }
+}
+
 export function rateCounterBackends (): RateCounterBackend[] {
   const backends: RateCounterBackend[] = [{
     name: 'memory',

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
 import { SVC_ROUTES, type SvcRouteSpec } from '../../plugins/security/index.ts'
-import { createTestRedisCounter, rateCounterBackends, redisTestsEnabled, redisTestUrl } from '../helpers/rate-counter-backends.ts'
+import { createTestRedisCounter, rateCounterBackends, redisTestsEnabled, redisTestUrl, untilAnswering } from '../helpers/rate-counter-backends.ts'
 import {
   asAdmin, asGuest, buildSecurityApp, createSecurityStorage, expectError, expectExhausted, expectRateHeaders,
   expectRetryAfter, expectThrough, label, login, MINUTE, newCartToken, seedAdmins, svcInject, USERS, type Visitor
@@ -35,6 +35,7 @@ test('rate limits of specification §4.2 and §8, design §3.5: per IP and per v
       const fixture = backend.create()
       t.teardown(() => fixture.counter.close())
       const { app } = await buildSecurityApp(t, { storage, rateCounter: fixture.counter })
+      await untilAnswering(fixture.counter)
       const exactClock = backend.name === 'memory'
 
       for (const [row, spec] of LIMITED.entries()) {
@@ -117,6 +118,7 @@ test('rate limits of specification §4.2 and §8, design §3.5: per IP and per v
       const other = createTestRedisCounter(url)
       t.teardown(() => other.close())
       const separate = (await buildSecurityApp(t, { storage, rateCounter: other })).app
+      await Promise.all([...counters, other].map((counter) => untilAnswering(counter)))
 
       for (const spec of LIMITED) {
         t.test(label(spec), async (t) => {
