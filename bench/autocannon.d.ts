@@ -11,12 +11,24 @@ declare module 'autocannon' {
     pipelining?: number
     /** Seconds. */
     duration?: number
+    /** Total requests to send (instead of a duration). */
+    amount?: number
     /** Seconds. */
     timeout?: number
     /** A response whose body differs counts as a mismatch. */
     expectBody?: string
     /** A response whose body this refuses counts as a mismatch. */
     verifyBody?: (body: string) => boolean
+    /** Sent in turn on every connection; `setupRequest` may change each one before it is sent. */
+    requests?: RequestSpec[]
+  }
+
+  export interface RequestSpec {
+    method?: string
+    path?: string
+    headers?: Record<string, string>
+    body?: string
+    setupRequest?: (request: RequestSpec) => RequestSpec
   }
 
   export interface Histogram {

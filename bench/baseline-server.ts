@@ -15,6 +15,8 @@ runChild<BaselineStart, BaselineReady>(async ({ baselines }) => {
     for (const baseline of baselines) {
       const server = Fastify()
       servers.push(server)
+      // Bare Fastify parses JSON and plain text only: a form body (the classic add to cart) is read and left as is.
+      server.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_request, body, done) => { done(null, body) })
       server.route({
         method: baseline.method as HTTPMethods,
         url: baseline.path.split('?')[0]!,

@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Cleanup } from './cleanup.ts'
-import type { ChildMessage } from './ipc.ts'
+import type { CallResult, ChildMessage, SqlCall } from './ipc.ts'
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 8_000
@@ -15,6 +15,8 @@ export interface BenchChild<Ready> {
   alive: () => boolean
   /** Asks the child to close (its servers, then its storage) and waits; kills it if that takes too long. */
   stop: () => Promise<void>
+  /** Runs a statement on the app child's database (seeding); rejects with the child's error. */
+  sql: <Row = Record<string, unknown>>(statement: string, params?: unknown[]) => Promise<Row[]>
 }
 
 /**
@@ -40,15 +42,37 @@ export async function startChild<Ready> (name: string, entry: string, start: obj
         reject(error)
       }
       child.on('message', (message: ChildMessage<Ready>) => {
-        clearTimeout(timer)
-        if (message.type === 'ready') resolve(message.ready)
-        else fail(new Error(`${name} failed to start:\n${message.message}`))
+        if (message.type === 'ready') {
+          clearTimeout(timer)
+          resolve(message.ready)
+        } else if (message.type === 'failed') {
+          fail(new Error(`${name} failed to start:\n${message.message}`))
+        }
       })
       child.once('exit', (code, signal) => fail(new Error(`${name} exited before it was ready (${signal ?? `code ${code}`})`)))
       child.once('error', fail)
       child.send(start)
     })
-    return { name, ready, pid: child.pid, alive: () => !exitedAlready(child), stop }
+    const pending = new Map<number, { resolve: (rows: unknown[]) => void, reject: (error: Error) => void }>()
+    let nextId = 1
+    child.on('message', (message: CallResult | { type: string }) => {
+      if (message.type !== 'result' && message.type !== 'error') return
+      const result = message as CallResult
+      const waiting = pending.get(result.id)
+      pending.delete(result.id)
+      if (result.type === 'result') waiting?.resolve(result.rows)
+      else waiting?.reject(new Error(`${name}: ${result.message}`))
+    })
+    child.once('exit', () => {
+      for (const waiting of pending.values()) waiting.reject(new Error(`${name} exited`))
+      pending.clear()
+    })
+    const sql = <Row>(statement: string, params: unknown[] = []): Promise<Row[]> => new Promise((resolve, reject) => {
+      const id = nextId++
+      pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject })
+      child.send({ type: 'sql', id, statement, params } satisfies SqlCall)
+    })
+    return { name, ready, pid: child.pid, alive: () => !exitedAlready(child), stop, sql }
   } catch (error) {
     await stop()
     throw error

@@ -13,15 +13,35 @@ export interface BenchConfig {
   redisUrl: string | null
   /** Extra Node.js options for the app's process, such as `--cpu-prof` to see where its time goes. */
   appNodeArgs: string[]
+  /** Carts each write scenario seeds (one per request sent to the app); null: sized from the run's length. */
+  writePool: number | null
+  /** Skip the scenarios: only the scale runs asked for. */
+  scaleOnly: boolean
+  /** Scale run (a): the svc cart figure with this many carts stored, one run per size, e.g. [1000, 1000000]. */
+  carts: number[]
+  /** Scale run (b): distinct visitors through the rate limiter (0: not run). */
+  visitors: number
+  /** The visitors run's rate window in seconds. */
+  visitorWindow: number
+  /** Scale run (c): seconds of mixed load with the app's RSS sampled every second (0: not run). */
+  soak: number
 }
 
 export const USAGE = `Usage: npm run bench -- [options]
 
-  --duration <s>     measured seconds per target and round  (BENCH_DURATION, default 10)
+  --duration <s>     measured seconds per target and round  (BENCH_DURATION, default 5)
   --rounds <n>       rounds; each runs every target once     (BENCH_ROUNDS, default 3)
-  --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 10)
-  --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 3)
+  --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 50)
+  --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 2)
   --scenario <name>  run only this scenario (repeatable)     (BENCH_SCENARIOS, comma-separated)
+  --write-pool <n>   carts seeded per write scenario          (BENCH_WRITE_POOL, default 3000 per second of load)
+
+Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
+  --carts <list>     GET svc/v1/cart with this many carts stored, e.g. 1000,1000000 (BENCH_CARTS)
+  --visitors <n>     distinct visitors through the rate limiter, Redis memory before/after (BENCH_VISITORS)
+  --visitor-window <s>  the visitors run's rate window              (BENCH_VISITOR_WINDOW, default 5)
+  --soak <s>         mixed load with the app's RSS sampled each second, e.g. 300 (BENCH_SOAK)
+  --scale-only       run no scenario, only the scale runs asked for
 
 DATABASE_URL / REDIS_URL: run on PostgreSQL (a throw-away schema) and Redis instead of PGlite and memory counters.
 BENCH_APP_NODE_ARGS: extra Node.js options for the app's process only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".`
@@ -39,7 +59,7 @@ function url (text: string | undefined): string | null {
   return text === undefined || text.trim() === '' ? null : text.trim()
 }
 
-/** Flags win over the environment; the defaults keep a whole run under two minutes. */
+/** Flags win over the environment; the defaults make a run of about five minutes. */
 export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig | 'help' {
   let values
   try {
@@ -51,6 +71,12 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
         connections: { type: 'string' },
         warmup: { type: 'string' },
         scenario: { type: 'string', multiple: true },
+        'write-pool': { type: 'string' },
+        carts: { type: 'string' },
+        visitors: { type: 'string' },
+        'visitor-window': { type: 'string' },
+        soak: { type: 'string' },
+        'scale-only': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' }
       },
       strict: true,
@@ -60,12 +86,21 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     throw new ConfigError((error as Error).message)
   }
   if (values.help === true) return 'help'
+  const cartsText = values.carts ?? env.BENCH_CARTS ?? ''
+  const carts = cartsText.split(',').map((item) => item.trim()).filter(Boolean).map((item) => integer('carts', item, 0, 1))
+  const pool = values['write-pool'] ?? env.BENCH_WRITE_POOL
   const scenarios = values.scenario ?? (env.BENCH_SCENARIOS ?? '').split(',').map((name) => name.trim()).filter(Boolean)
   return {
-    duration: integer('duration', values.duration ?? env.BENCH_DURATION, 10, 1),
+    duration: integer('duration', values.duration ?? env.BENCH_DURATION, 5, 1),
     rounds: integer('rounds', values.rounds ?? env.BENCH_ROUNDS, 3, 1),
-    connections: integer('connections', values.connections ?? env.BENCH_CONNECTIONS, 10, 1),
-    warmup: integer('warmup', values.warmup ?? env.BENCH_WARMUP, 3, 0),
+    connections: integer('connections', values.connections ?? env.BENCH_CONNECTIONS, 50, 1),
+    warmup: integer('warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0),
+    writePool: pool === undefined || pool === '' ? null : integer('write-pool', pool, 0, 1),
+    scaleOnly: values['scale-only'] ?? false,
+    carts,
+    visitors: integer('visitors', values.visitors ?? env.BENCH_VISITORS, 0, 0),
+    visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 5, 1),
+    soak: integer('soak', values.soak ?? env.BENCH_SOAK, 0, 0),
     scenarios,
     databaseUrl: url(env.DATABASE_URL),
     redisUrl: url(env.REDIS_URL),

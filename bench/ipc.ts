@@ -9,13 +9,34 @@ export interface AppStart {
   schema: string
   redisUrl: string | null
   redisKeyPrefix: string
+  /** The app's signing secret: the orchestrator signs Cart-Tokens for carts it seeds with SQL. */
+  secret: string
+  /** Bench-only: every rate limit times this, so a load test is not refused. */
+  rateLimitMultiplier: number
+  /** Start a third app whose rate windows last this long (the visitors run); null: none. */
+  shortWindowMs: number | null
 }
 
 export interface AppReady {
+  /** The app as configured: rate counter on Redis or in memory, limits raised by `rateLimitMultiplier`. */
   url: string
+  /** The same app on the same storage with a rate counter that counts nothing: the limiter off. */
+  unlimitedUrl: string
+  /** The app with short rate windows and a key prefix of its own (only when asked for). */
+  shortWindowUrl: string | null
   storage: string
   rateCounter: string
 }
+
+/** A statement the app child runs on its database (seeding carts); answers `CallResult`. */
+export interface SqlCall {
+  type: 'sql'
+  id: number
+  statement: string
+  params: unknown[]
+}
+
+export type CallResult = { type: 'result', id: number, rows: unknown[] } | { type: 'error', id: number, message: string }
 
 /** What a bare server answers for one scenario: the app's response to the scenario's request, byte for byte. */
 export interface Baseline {
@@ -37,12 +58,14 @@ export interface BaselineReady {
   urls: Record<string, string>
 }
 
-export type ParentMessage<Start> = Start | { type: 'stop' }
-export type ChildMessage<Ready> = { type: 'ready', ready: Ready } | { type: 'failed', message: string }
+export type ParentMessage<Start> = Start | { type: 'stop' } | SqlCall
+export type ChildMessage<Ready> = { type: 'ready', ready: Ready } | { type: 'failed', message: string } | CallResult
 
 export interface Started<Ready> {
   ready: Ready
   close: () => Promise<void>
+  /** Answers an orchestrator's SQL call (the app child only). */
+  sql?: (statement: string, params: unknown[]) => Promise<unknown[]>
 }
 
 const CLOSE_TIMEOUT_MS = 5000
@@ -74,6 +97,16 @@ export function runChild<Start extends { type: 'start' }, Ready> (start: (messag
 
   process.on('message', (message: ParentMessage<Start>) => {
     if (message.type === 'stop') return exit(0)
+    if (message.type === 'sql') {
+      const { id } = message
+      Promise.resolve(started)
+        .then(async (running) => {
+          if (running?.sql === undefined) throw new Error('this child runs no SQL')
+          return running.sql(message.statement, message.params)
+        })
+        .then((rows) => send({ type: 'result', id, rows }), (error: unknown) => send({ type: 'error', id, message: String(error) }))
+      return
+    }
     if (started !== undefined) return
     started = start(message).then((running) => {
       send({ type: 'ready', ready: running.ready })

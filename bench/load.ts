@@ -8,6 +8,12 @@ export interface LoadOptions {
   duration: number
   /** Every response must have this body (a difference counts as a mismatch); undefined: not checked. */
   expectBody?: string
+  /** Headers of each request's own (a Cart-Token from a pool of carts), called once per request sent. */
+  perRequestHeaders?: () => Record<string, string>
+  /** Several requests sent in turn on every connection (a mixed run); replaces `request`'s own. */
+  mix?: BenchRequest[]
+  /** Stop after this many requests instead of after `duration`. */
+  amount?: number
   signal?: AbortSignal
 }
 
@@ -65,14 +71,33 @@ export function runLoad (url: string, request: BenchRequest, options: LoadOption
     const samples = new Samples()
     // Defined first: autocannon calls back synchronously when it refuses its options.
     const stop = (): void => instance.stop()
+    const next = options.perRequestHeaders
+    const requests = options.mix?.map((item) => ({
+      method: item.method,
+      path: item.path,
+      headers: item.headers,
+      ...(item.body === undefined ? {} : { body: item.body })
+    }))
     const instance: Instance = autocannon({
       url: new URL(request.path, url).href,
       method: request.method,
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),
+      ...(requests !== undefined ? { requests } : {}),
+      ...(next === undefined
+        ? {}
+        : {
+            requests: [{
+              method: request.method,
+              path: request.path,
+              headers: request.headers,
+              ...(request.body === undefined ? {} : { body: request.body }),
+              setupRequest: (data) => ({ ...data, headers: { ...data.headers, ...next() } })
+            }]
+          }),
       connections: options.connections,
       pipelining: 1,
-      duration: options.duration,
+      ...(options.amount === undefined ? { duration: options.duration } : { amount: options.amount }),
       timeout: 10,
       ...(options.expectBody === undefined ? {} : { verifyBody: bodyVerifier(options.expectBody) })
     }, (error, result) => {

@@ -3,7 +3,10 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import os from 'node:os'
+import { markdownReport, plainScaleLines } from './markdown.ts'
+import { svgChart } from './chart.ts'
 import type { LoadResult } from './load.ts'
+import type { RedisSnapshot, RssSummary } from './scale.ts'
 
 export const TARGETS = ['app', 'bare'] as const
 export type TargetName = typeof TARGETS[number]
@@ -73,8 +76,50 @@ export interface BenchReport {
     warmupSeconds: number
     order: string
     processes: string
+    rateLimitMultiplier: number
+    writePool: number
   }
   scenarios: ScenarioResult[]
+  scale: ScaleReport
+  goals: Goal[]
+}
+
+export interface VisitorsReport {
+  visitors: number
+  windowSeconds: number
+  requestsPerSecond: number
+  responses: number
+  statusCodes: Record<string, number>
+  errors: number
+  before: RedisSnapshot
+  afterLoad: RedisSnapshot
+  afterWindow: RedisSnapshot
+  /** Milliseconds from the end of the load until no key of the run was left; null: some were left. */
+  keysGoneAfterMs: number | null
+}
+
+export interface SoakReport {
+  seconds: number
+  mix: string[]
+  requestsPerSecond: number
+  responses: number
+  non2xx: number
+  errors: number
+  latencyMs: LatencySummary
+  rss: RssSummary
+}
+
+export interface ScaleReport {
+  carts?: Array<{ carts: number, seedSeconds: number, result: ScenarioResult }>
+  visitors?: VisitorsReport
+  soak?: SoakReport
+}
+
+/** One goal of the performance issue, with the figure that meets it or not. */
+export interface Goal {
+  goal: string
+  figure: string
+  met: boolean
 }
 
 export function machine (): Machine {
@@ -211,13 +256,36 @@ export function formatReport (report: BenchReport): string {
     lines.push(`req/s per round, ${scenario.name}: ${perRound.join('; ')}`)
   }
   lines.push('Latencies are exact percentiles over every response of every round; req/s is the mean over rounds of autocannon\'s per-second mean.')
+  const { carts } = report.scale
+  if (carts !== undefined) {
+    lines.push('', 'Carts stored, GET svc/v1/cart:')
+    for (const { carts: count, seedSeconds, result } of carts) {
+      const app = result.targets.app
+      lines.push(`  ${integer.format(count)} carts (seeded in ${seedSeconds} s): ${integer.format(app.requestsPerSecond.mean)} req/s, ` +
+        `${times(result.ratio.requestsPerSecond)} of bare, p50 ${ms.format(app.latencyMs.p50)} ms, p99 ${ms.format(app.latencyMs.p99)} ms, ${app.non2xx} non-2xx`)
+    }
+  }
+  lines.push('', ...plainScaleLines({ ...report, scale: { ...report.scale, carts: undefined } as ScaleReport }))
   return lines.join('\n')
 }
 
+/**
+ * `<timestamp>.json` always; `latest.{json,md,svg}` when scenarios ran, `scale.{json,md}` when a scale run did (so a
+ * scale-only run leaves the scenarios' latest figures as they were).
+ */
 export async function writeResults (report: BenchReport, directory: URL): Promise<URL[]> {
   await mkdir(directory, { recursive: true })
   const json = `${JSON.stringify(report, null, 2)}\n`
-  const files = [new URL(`${report.startedAt.replace(/[:.]/g, '-')}.json`, directory), new URL('latest.json', directory)]
-  for (const file of files) await writeFile(file, json)
-  return files
+  const written: Array<[URL, string]> = [[new URL(`${report.startedAt.replace(/[:.]/g, '-')}.json`, directory), json]]
+  if (report.scenarios.length > 0) {
+    written.push([new URL('latest.json', directory), json])
+    written.push([new URL('latest.md', directory), markdownReport(report)])
+    written.push([new URL('latest.svg', directory), svgChart(report)])
+  }
+  if (Object.keys(report.scale).length > 0) {
+    written.push([new URL('scale.json', directory), json])
+    written.push([new URL('scale.md', directory), markdownReport(report)])
+  }
+  for (const [file, text] of written) await writeFile(file, text)
+  return written.map(([file]) => file)
 }

@@ -17,10 +17,13 @@ import { send, type BenchRequest, type ProbeResponse } from './http.ts'
 import type { AppReady, AppStart, Baseline, BaselineReady, BaselineStart } from './ipc.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
-  formatReport, gitState, machine, ratios, summarizeTarget, TARGETS, writeResults,
-  type BenchReport, type ScenarioResult, type TargetName
+  formatReport, gitState, latencySummary, machine, ratios, summarizeTarget, TARGETS, writeResults,
+  type BenchReport, type ScaleReport, type ScenarioResult, type TargetName, type VisitorsReport
 } from './report.ts'
-import { appClient, scenarios, type Scenario } from './scenarios.ts'
+import { goals } from './goals.ts'
+import { fillCarts, redisProbe, sampleRss, summarizeRss, waitForKeysGone } from './scale.ts'
+import { appClient, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
+import { createCartTokenSigner } from '../plugins/shop/session/cart-token.ts'
 
 const RESULTS_DIR = new URL('./results/', import.meta.url)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
@@ -29,10 +32,24 @@ class Interrupted extends Error {}
 
 interface Prepared {
   scenario: Scenario
+  /** The scenario's name, or a variant's (the same request prepared again for a scale run). */
+  name: string
+  target: AppTarget | 'short'
   request: BenchRequest
   recorded: ProbeResponse
   stableBody: boolean
+  /** The headers of the request number `index` (a write scenario's pool); omitted: the same for all. */
+  perRequestHeaders?: (index: number) => Record<string, string>
+  /** The app's next request number: each of its requests takes the next cart of the pool (0 was the recording). */
+  cursor: { next: number }
 }
+
+/** Bench-only: rate limits times this, so the load is not refused (the limiter still counts every request). */
+const RATE_LIMIT_MULTIPLIER = 1_000_000
+/** Carts seeded per second of load for each write scenario (a write takes a fresh cart). */
+const WRITES_PER_SECOND = 3000
+/** The soak's mixed requests, sent in turn on every connection. */
+const SOAK_MIX = [SVC_CART, 'store-cart-20-lines', 'drawer-data', 'wc-ajax-add-to-cart']
 
 const log = (message: string): void => { console.error(`bench: ${message}`) }
 
@@ -94,23 +111,33 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     const url = config.databaseUrl
     cleanup.add(`drop schema ${schema}`, () => dropSchema(url, schema))
   }
+  if (config.visitors > 0 && config.redisUrl === null) throw new ConfigError('--visitors measures Redis memory: set REDIS_URL')
+  const secret = randomBytes(32).toString('base64url')
+  const redisKeyPrefix = `bench:${randomBytes(6).toString('hex')}:rl:`
   const appStart: AppStart = {
     type: 'start',
     dataDir,
     databaseUrl: config.databaseUrl,
     schema,
     redisUrl: config.redisUrl,
-    redisKeyPrefix: `bench:${randomBytes(6).toString('hex')}:rl:`
+    redisKeyPrefix,
+    secret,
+    rateLimitMultiplier: RATE_LIMIT_MULTIPLIER,
+    shortWindowMs: config.visitors > 0 ? config.visitorWindow * 1000 : null
   }
   const app = await startChild<AppReady>('app server', './server.ts', appStart, cleanup, config.appNodeArgs)
   checkpoint()
-  log(`app on ${app.ready.url} (pid ${app.pid}), ${app.ready.storage} storage, ${app.ready.rateCounter} rate counter`)
+  log(`app on ${app.ready.url}, limiter off on ${app.ready.unlimitedUrl} (pid ${app.pid}), ${app.ready.storage} storage, ${app.ready.rateCounter} rate counter`)
+  const signer = createCartTokenSigner({ secrets: [secret] })
+  const appUrl = (target: AppTarget | 'short'): string =>
+    target === 'app' ? app.ready.url : target === 'unlimited' ? app.ready.unlimitedUrl : app.ready.shortWindowUrl!
+  const measuredSeconds = config.warmup + config.rounds * config.duration
+  const writePool = config.writePool ?? WRITES_PER_SECOND * measuredSeconds
 
   // Each scenario's request, and the app's answer to it: the baseline's body.
-  const client = appClient(app.ready.url)
-  const prepared: Prepared[] = []
-  for (const scenario of selected) {
-    const extra = await scenario.prepare(client)
+  const prepare = async (scenario: Scenario, name = scenario.name, pool = writePool, target: AppTarget | 'short' = scenario.target ?? 'app'): Promise<Prepared> => {
+    const client = appClient(appUrl(target))
+    const extra = await scenario.prepare({ app: client, sql: app.sql, signCartToken: (key) => signer.sign(key), writePool: pool })
     const body = extra.body ?? scenario.body
     const request: BenchRequest = {
       method: scenario.method,
@@ -120,20 +147,27 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     }
     const recorded = await client.send(request)
     if (recorded.status < 200 || recorded.status > 299) {
-      throw new Error(`${scenario.name}: the app answered ${recorded.status}: ${recorded.body.slice(0, 500)}`)
+      throw new Error(`${name}: the app answered ${recorded.status}: ${recorded.body.slice(0, 500)}`)
     }
     scenario.check?.(recorded)
     const stableBody = scenario.stableBody ?? true
     if (stableBody) {
       const again = await client.send(request)
-      if (again.body !== recorded.body) throw new Error(`${scenario.name}: two calls answered different bodies; mark it stableBody: false`)
+      if (again.body !== recorded.body) throw new Error(`${name}: two calls answered different bodies; mark it stableBody: false`)
     }
-    prepared.push({ scenario, request, recorded, stableBody })
     checkpoint()
+    return { scenario, name, target, request, recorded, stableBody, cursor: { next: 1 }, ...(extra.perRequestHeaders ? { perRequestHeaders: extra.perRequestHeaders } : {}) }
   }
 
-  const baselines: Baseline[] = prepared.map(({ scenario, request, recorded }) => ({
-    name: scenario.name,
+  const prepared: Prepared[] = []
+  if (!config.scaleOnly) for (const scenario of selected) prepared.push(await prepare(scenario))
+  const svcCart = scenarios.find((scenario) => scenario.name === SVC_CART)!
+  const cartsItem = config.carts.length > 0 ? await prepare(svcCart, `${SVC_CART} (carts run)`) : null
+  const soakItems = config.soak > 0 ? await Promise.all(SOAK_MIX.map((name) => prepare(scenarios.find((scenario) => scenario.name === name)!, `${name} (soak)`))) : []
+
+  const baselineItems = [...prepared, ...(cartsItem ? [cartsItem] : [])]
+  const baselines: Baseline[] = baselineItems.map(({ name, request, recorded }) => ({
+    name,
     method: request.method,
     path: request.path,
     statusCode: recorded.status,
@@ -142,71 +176,140 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   }))
   const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines } satisfies BaselineStart, cleanup)
   checkpoint()
-  log(`bare Fastify baselines on ${Object.values(bare.ready.urls).join(', ')} (pid ${bare.pid})`)
+  log(`bare Fastify baselines on ${Object.values(bare.ready.urls).length} port(s) (pid ${bare.pid})`)
 
-  const urls = (name: string): Record<TargetName, string> => ({ app: app.ready.url, bare: bare.ready.urls[name]! })
+  const urls = (item: Prepared): Record<TargetName, string> => ({ app: appUrl(item.target), bare: bare.ready.urls[item.name]! })
   const bareBytes = new Map<string, number>()
-  for (const { scenario, request, recorded } of prepared) {
-    const fromBare = await send(urls(scenario.name).bare, request)
-    if (fromBare.status !== recorded.status || fromBare.body !== recorded.body) {
-      throw new Error(`${scenario.name}: the bare route's answer differs from the app's ` +
-        `(status ${fromBare.status} vs ${recorded.status}, body ${fromBare.bytes} B vs ${recorded.bytes} B)`)
+  for (const item of baselineItems) {
+    const fromBare = await send(urls(item).bare, item.request)
+    if (fromBare.status !== item.recorded.status || fromBare.body !== item.recorded.body) {
+      throw new Error(`${item.name}: the bare route's answer differs from the app's ` +
+        `(status ${fromBare.status} vs ${item.recorded.status}, body ${fromBare.bytes} B vs ${item.recorded.bytes} B)`)
     }
-    bareBytes.set(scenario.name, fromBare.bytes)
+    bareBytes.set(item.name, fromBare.bytes)
   }
 
+  const alive = (): void => {
+    if (!app.alive() || !bare.alive()) throw new Error(`the ${app.alive() ? 'bare' : 'app'} server process has exited`)
+  }
+  // The app consumes a write scenario's pool of carts; the bare target walks the same headers from the start each
+  // run, so the load generator does the same work for both.
   const load = (target: TargetName, item: Prepared, duration: number): Promise<LoadResult> => {
     checkpoint()
-    if (!app.alive() || !bare.alive()) throw new Error(`the ${app.alive() ? 'bare' : 'app'} server process has exited`)
-    return runLoad(urls(item.scenario.name)[target], item.request, {
+    alive()
+    let bareIndex = 0
+    const at = item.perRequestHeaders
+    const headers = at === undefined
+      ? undefined
+      : target === 'app' ? () => at(item.cursor.next++) : () => at(bareIndex++)
+    return runLoad(urls(item)[target], item.request, {
       connections: config.connections,
       duration,
       ...(item.stableBody ? { expectBody: item.recorded.body } : {}),
+      ...(headers === undefined ? {} : { perRequestHeaders: headers }),
       signal
     })
   }
 
-  if (config.warmup > 0) {
-    for (const item of prepared) {
-      for (const target of TARGETS) {
-        log(`warm-up ${item.scenario.name} ${target} (${config.warmup} s)`)
-        const found = problems(`warm-up ${item.scenario.name} ${target}`, await load(target, item, config.warmup))
-        if (found.length > 0) throw new Error(found.join('\n'))
+  const measure = async (items: Prepared[], label = ''): Promise<ScenarioResult[]> => {
+    if (config.warmup > 0) {
+      for (const item of items) {
+        for (const target of TARGETS) {
+          log(`warm-up ${item.name}${label} ${target} (${config.warmup} s)`)
+          const found = problems(`warm-up ${item.name} ${target}`, await load(target, item, config.warmup))
+          if (found.length > 0) throw new Error(found.join('\n'))
+        }
       }
     }
-  }
-
-  const runs = new Map(prepared.map((item) => [item.scenario.name, { app: [] as LoadResult[], bare: [] as LoadResult[] }]))
-  for (let round = 1; round <= config.rounds; round++) {
-    for (const item of prepared) {
-      for (const target of TARGETS) {
-        const result = await load(target, item, config.duration)
-        runs.get(item.scenario.name)![target].push(result)
-        log(`round ${round}/${config.rounds} ${item.scenario.name} ${target}: ${Math.round(result.requestsPerSecond)} req/s, ` +
-          `${result.responses} responses, ${result.non2xx} non-2xx, ${result.errors} errors`)
+    const runs = new Map(items.map((item) => [item.name, { app: [] as LoadResult[], bare: [] as LoadResult[] }]))
+    for (let round = 1; round <= config.rounds; round++) {
+      for (const item of items) {
+        for (const target of TARGETS) {
+          const result = await load(target, item, config.duration)
+          runs.get(item.name)![target].push(result)
+          log(`round ${round}/${config.rounds} ${item.name}${label} ${target}: ${Math.round(result.requestsPerSecond)} req/s, ` +
+            `${result.responses} responses, ${result.non2xx} non-2xx, ${result.errors} errors`)
+        }
       }
     }
+    alive()
+    return items.map((item) => {
+      const targetRuns = runs.get(item.name)!
+      const targets = {
+        app: summarizeTarget(urls(item).app, targetRuns.app),
+        bare: summarizeTarget(urls(item).bare, targetRuns.bare)
+      }
+      return {
+        name: `${item.scenario.name}${label}`,
+        description: item.scenario.description,
+        request: item.request,
+        status: item.recorded.status,
+        contentType: item.recorded.headers.get('content-type') ?? '',
+        bodyBytes: { app: item.recorded.bytes, bare: bareBytes.get(item.name)! },
+        targets,
+        ratio: ratios(targets.app, targets.bare)
+      }
+    })
   }
-  if (!app.alive() || !bare.alive()) throw new Error(`the ${app.alive() ? 'bare' : 'app'} server process has exited`)
 
-  const results: ScenarioResult[] = prepared.map(({ scenario, request, recorded }) => {
-    const targetRuns = runs.get(scenario.name)!
-    const targets = {
-      app: summarizeTarget(urls(scenario.name).app, targetRuns.app),
-      bare: summarizeTarget(urls(scenario.name).bare, targetRuns.bare)
+  const results = prepared.length > 0 ? await measure(prepared) : []
+
+  const scale: ScaleReport = {}
+  if (cartsItem !== null) {
+    const keep = signer.verify(cartsItem.request.headers['Cart-Token']!)
+    if (keep === null) throw new Error('the carts run\'s Cart-Token does not verify')
+    scale.carts = []
+    for (const size of [...config.carts].sort((a, b) => a - b)) {
+      log(`carts run: filling the cart table to ${size} carts`)
+      const started = Date.now()
+      const stored = await fillCarts(app.sql, keep, size)
+      const seedSeconds = Math.round((Date.now() - started) / 100) / 10
+      log(`carts run: ${stored} carts stored in ${seedSeconds} s`)
+      const [result] = await measure([cartsItem], ` @ ${size} carts`)
+      scale.carts.push({ carts: stored, seedSeconds, result: result! })
     }
-    return {
-      name: scenario.name,
-      description: scenario.description,
-      request,
-      status: recorded.status,
-      contentType: recorded.headers.get('content-type') ?? '',
-      bodyBytes: { app: recorded.bytes, bare: bareBytes.get(scenario.name)! },
-      targets,
-      ratio: ratios(targets.app, targets.bare)
+  }
+  if (config.visitors > 0) {
+    scale.visitors = await visitorsRun(config, redisKeyPrefix, prepare, (item) => runLoad(appUrl('short'), item.request, {
+      connections: config.connections,
+      duration: 1,
+      amount: config.visitors,
+      perRequestHeaders: () => item.perRequestHeaders!(item.cursor.next++),
+      signal
+    }))
+  }
+  if (soakItems.length > 0) {
+    log(`soak: ${config.soak} s of mixed load (${SOAK_MIX.join(', ')}), app RSS sampled every second`)
+    const sampler = sampleRss(app.pid!)
+    const run = await runLoad(app.ready.url, soakItems[0]!.request, {
+      connections: config.connections,
+      duration: config.soak,
+      mix: soakItems.map((item) => item.request),
+      signal
+    })
+    alive()
+    const rss = summarizeRss(sampler.stop(), config.soak)
+    scale.soak = {
+      seconds: config.soak,
+      mix: SOAK_MIX,
+      requestsPerSecond: Math.round(run.requestsPerSecond),
+      responses: run.responses,
+      non2xx: run.non2xx,
+      errors: run.errors,
+      latencyMs: latencySummary(run.latencies),
+      rss
     }
-  })
-  const failures = results.flatMap((result) => TARGETS.flatMap((target) => problems(`${result.name} ${target}`, result.targets[target])))
+    log(`soak: RSS ${rss.referenceMiB} MiB after warm-up, ${rss.minMiB}–${rss.maxMiB} MiB, ${rss.lastMiB} MiB at the end`)
+  }
+
+  const failures = [
+    ...results.flatMap((result) => TARGETS.flatMap((target) => problems(`${result.name} ${target}`, result.targets[target]))),
+    ...(scale.carts ?? []).flatMap(({ result }) => TARGETS.flatMap((target) => problems(`${result.name} ${target}`, result.targets[target]))),
+    ...(scale.soak && (scale.soak.non2xx > 0 || scale.soak.errors > 0) ? [`soak: ${scale.soak.non2xx} non-2xx, ${scale.soak.errors} errors`] : [])
+  ]
+  if (failures.some((failure) => failure.includes('remove-items') && failure.includes('409'))) {
+    failures.push(`a write scenario ran out of its ${writePool} carts: raise --write-pool`)
+  }
   return {
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
@@ -231,9 +334,47 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       warmupSeconds: config.warmup,
       order: `alternating ${TARGETS.join(', ')} in every round`,
       processes: `autocannon in the orchestrator (pid ${process.pid}); the app in child pid ${app.pid}; ` +
-        `the bare Fastify baseline(s) in child pid ${bare.pid}`
+        `the bare Fastify baseline(s) in child pid ${bare.pid}`,
+      rateLimitMultiplier: RATE_LIMIT_MULTIPLIER,
+      writePool
     },
-    scenarios: results
+    scenarios: results,
+    scale,
+    goals: goals(results, scale)
+  }
+}
+
+type PrepareFn = (scenario: Scenario, name?: string, pool?: number, target?: AppTarget | 'short') => Promise<Prepared>
+
+/** 100,000 (or `--visitors`) distinct visitors, each a cart of its own, through the short-window app's limiter. */
+async function visitorsRun (config: BenchConfig, prefix: string, prepare: PrepareFn, run: (item: Prepared) => Promise<LoadResult>): Promise<VisitorsReport> {
+  const probe = redisProbe(config.redisUrl!, `${prefix}short:`)
+  try {
+    const removeItems = scenarios.find((scenario) => scenario.name === REMOVE_ITEMS)!
+    log(`visitors run: seeding ${config.visitors} carts`)
+    const item = await prepare(removeItems, `${REMOVE_ITEMS} (visitors run)`, config.visitors, 'short')
+    const before = await probe.snapshot()
+    log(`visitors run: ${config.visitors} requests, one visitor each, window ${config.visitorWindow} s`)
+    const result = await run(item)
+    const after = await probe.snapshot()
+    log(`visitors run: ${after.keys} keys, used_memory ${before.usedMemoryBytes} → ${after.usedMemoryBytes} B; waiting for the window to end`)
+    await new Promise((resolve) => setTimeout(resolve, config.visitorWindow * 1000))
+    const expired = await waitForKeysGone(probe, 30_000)
+    log(`visitors run: ${expired.snapshot.keys} keys ${expired.waitedMs} ms after the window, used_memory ${expired.snapshot.usedMemoryBytes} B`)
+    return {
+      visitors: config.visitors,
+      windowSeconds: config.visitorWindow,
+      requestsPerSecond: Math.round(result.requestsPerSecond),
+      responses: result.responses,
+      statusCodes: result.statusCodes,
+      errors: result.errors,
+      before,
+      afterLoad: after,
+      afterWindow: expired.snapshot,
+      keysGoneAfterMs: expired.snapshot.keys === 0 ? config.visitorWindow * 1000 + expired.waitedMs : null
+    }
+  } finally {
+    await probe.close()
   }
 }
 

@@ -1,55 +1,82 @@
 /**
- * Child process: the real server stack (`buildApp` on the bench's storage, seeded with the demo shop and the demo
- * configuration), listening on 127.0.0.1 on a random port, logger off. Started and stopped by `run.ts`.
+ * Child process: the real server stack (`buildApp` on the bench's storage, seeded with the demo shop, the demo
+ * configuration and the bench's extra simple products), listening on 127.0.0.1 on random ports, logger off. Started
+ * and stopped by `run.ts`. Three apps share the one storage: the app as configured, the same app with a rate counter
+ * that counts nothing (the limiter off), and, for the visitors run only, one whose rate windows are short.
  */
-import { randomBytes } from 'node:crypto'
 import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
-import { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter } from '../storage/index.ts'
-import type { RateCounter, Storage } from '../storage/types.ts'
+import { createMemoryRateCounter, createRedisRateCounter } from '../storage/index.ts'
+import { createPgliteClient } from '../storage/pglite/index.ts'
+import { openPostgresClient } from '../storage/postgres/index.ts'
+import { migrate } from '../storage/sql/migrations.ts'
+import { SqlStorage } from '../storage/sql/sql-storage.ts'
+import type { SqlClient } from '../storage/sql/client.ts'
+import type { RateCounter } from '../storage/types.ts'
+import { benchProducts } from './catalog.ts'
 import { runChild, type AppReady, type AppStart } from './ipc.ts'
 
+/** The limiter off: every hit is the first of its window, and nothing is stored. */
+const countNothing: RateCounter = {
+  name: 'none',
+  hit: async (_key, windowMs) => ({ count: 1, resetInMs: windowMs }),
+  ping: async () => {},
+  close: async () => {}
+}
+
+/** Windows no longer than `windowMs` (the visitors run: expired windows must leave no key behind). */
+function shortWindows (counter: RateCounter, windowMs: number): RateCounter {
+  return { ...counter, name: counter.name, hit: (key, window) => counter.hit(key, Math.min(window, windowMs)) }
+}
+
 runChild<AppStart, AppReady>(async (start) => {
-  const storage: Storage = start.databaseUrl !== null
-    ? await createPostgresStorage({ connectionString: start.databaseUrl, searchPath: start.schema })
-    : await createPgliteStorage({ dataDir: start.dataDir })
-  let rateCounter: RateCounter | undefined
-  const closeStorage = async (): Promise<void> => {
-    await Promise.allSettled([storage.close(), rateCounter?.close()])
+  const client: SqlClient = start.databaseUrl !== null
+    ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema })
+    : await createPgliteClient(start.dataDir)
+  const counters: RateCounter[] = []
+  const apps: Array<{ close: () => Promise<unknown> }> = []
+  const closeAll = async (): Promise<void> => {
+    await Promise.allSettled(apps.map((app) => app.close()))
+    await Promise.allSettled([client.close(), ...counters.map((counter) => counter.close())])
   }
   try {
-    rateCounter = start.redisUrl !== null
-      ? createRedisRateCounter({ url: start.redisUrl, keyPrefix: start.redisKeyPrefix })
-      : createMemoryRateCounter()
+    await migrate(client)
+    const storage = new SqlStorage(start.databaseUrl !== null ? 'postgres' : 'pglite', client)
+    const redis = (prefix: string): RateCounter => {
+      const counter = start.redisUrl !== null ? createRedisRateCounter({ url: start.redisUrl, keyPrefix: prefix }) : createMemoryRateCounter()
+      counters.push(counter)
+      return counter
+    }
     await seedDemoShop(storage, DEFAULT_SITE_URL)
-    const app = await buildApp({
-      storage,
-      rateCounter,
-      // A secret of this run only: tokens from the bench are worthless anywhere else.
-      secrets: [randomBytes(32).toString('base64url')],
-      siteUrl: DEFAULT_SITE_URL,
-      shop: demoShopConfig,
-      logger: false
-    })
-    try {
-      const url = await app.listen({ host: '127.0.0.1', port: 0 })
-      return {
-        ready: { url, storage: storage.name, rateCounter: rateCounter.name },
-        async close () {
-          try {
-            await app.close()
-          } finally {
-            await closeStorage()
-          }
-        }
-      }
-    } catch (error) {
-      await app.close()
-      throw error
+    await storage.upsertProducts(benchProducts(DEFAULT_SITE_URL))
+    const listen = async (rateCounter: RateCounter): Promise<string> => {
+      const app = await buildApp({
+        storage,
+        rateCounter,
+        // A secret of this run only: tokens from the bench are worthless anywhere else.
+        secrets: [start.secret],
+        siteUrl: DEFAULT_SITE_URL,
+        shop: demoShopConfig,
+        rateLimitMultiplier: start.rateLimitMultiplier,
+        logger: false
+      })
+      apps.push(app)
+      return app.listen({ host: '127.0.0.1', port: 0 })
+    }
+    const main = redis(start.redisKeyPrefix)
+    const url = await listen(main)
+    const unlimitedUrl = await listen(countNothing)
+    const shortWindowUrl = start.shortWindowMs === null
+      ? null
+      : await listen(shortWindows(redis(`${start.redisKeyPrefix}short:`), start.shortWindowMs))
+    return {
+      ready: { url, unlimitedUrl, shortWindowUrl, storage: storage.name, rateCounter: main.name },
+      close: closeAll,
+      sql: async (statement, params) => (await client.query(statement, params)).rows
     }
   } catch (error) {
-    await closeStorage()
+    await closeAll()
     throw error
   }
 })
