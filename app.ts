@@ -3,9 +3,11 @@ import { defaultShopConfig } from './config/shop-config.ts'
 import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
 import { installErrorHandling } from './errors/error-handler.ts'
+import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 import { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
 import { fragmentsPlugin } from './plugins/fragments/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
+import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
 import { securityPlugin } from './plugins/security/index.ts'
 import { settingsPlugin } from './plugins/settings/index.ts'
@@ -58,6 +60,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
   app.removeContentTypeParser('text/plain')
   installErrorHandling(app)
+  await app.register(htmlSecurityPlugin, { origins: [options.siteUrl ?? DEFAULT_SITE_URL, options.homeUrl ?? options.siteUrl ?? DEFAULT_SITE_URL] })
   await app.register(openapiPlugin, { servers: [{ url: (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '') }] })
   await app.register(healthPlugin, { storage: options.storage, rateCounter: options.rateCounter })
   await app.register(shopPlugin, {
@@ -68,7 +71,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     homeUrl: options.homeUrl ?? options.siteUrl ?? DEFAULT_SITE_URL,
     config: { ...defaultShopConfig, ...options.shop },
     filters: options.filters,
-    now: options.now
+    now: options.now,
+    rateCounter: options.rateCounter
   })
   // The service on top of the platform: settings, then `extensions.svc`, then the `.svc-cart-json` fragment.
   await app.register(settingsPlugin)
@@ -86,6 +90,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(svcPlaceholdersPlugin, { edition: options.edition ?? 'free' })
   // The drawer and launcher script, served and added to every storefront page.
   await app.register(drawerAssetsPlugin, { edition: options.edition ?? 'free' })
+  // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
+  await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   return app
 }
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { buildApp } from './app.ts'
 import { DEFAULT_DEMO_USERS, EnvError, readEnv, type ServerEnv } from './config/env.ts'
+import { loggerOptions } from './config/logger.ts'
 import { demoShopConfig } from './seed/demo-config.ts'
 import { demoCoupons } from './seed/demo-catalog.ts'
 import { seedDemoShop, seedDemoUsers } from './seed/seed.ts'
@@ -39,7 +40,9 @@ const app = await buildApp({
   allowedOrigins: env.allowedOrigins,
   trustedProxyCidrs: env.trustedProxyCidrs,
   shop: demoShopConfig,
-  logger: { level: env.logLevel }
+  logger: loggerOptions(env.logLevel),
+  // X-Forwarded-Proto (https cookies) and X-Forwarded-For are believed from the trusted proxies only.
+  ...(env.trustedProxyCidrs.length > 0 ? { fastify: { trustProxy: env.trustedProxyCidrs } } : {})
 })
 
 let closing = false

@@ -1,9 +1,10 @@
 import fp from 'fastify-plugin'
 import cookie from '@fastify/cookie'
 import type { ShopConfig } from '../../domain/types.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { RateCounter, Storage } from '../../storage/types.ts'
 import { AuthService } from './auth/auth-service.ts'
 import { createNonceService } from './auth/nonce.ts'
+import { countLoginAttempt, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './auth/login-limit.ts'
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
@@ -28,6 +29,9 @@ export interface ShopPluginOptions {
   /** Filters to add at start; more can be added at run time through `fastify.shop.filters`. */
   filters?: readonly FilterRegistration[]
   now?: () => Date
+  /** Counts login attempts per IP and per account (without one, logins are not limited). */
+  rateCounter?: RateCounter
+  loginLimits?: LoginLimits
 }
 
 export interface Shop {
@@ -43,6 +47,8 @@ export interface Shop {
   siteUrl: string
   /** The shop's clock (tests move it). */
   now: () => Date
+  /** Counts a login attempt of a client IP on an e-mail address; throws 429 (or 503) when refused. */
+  countLoginAttempt: (ip: string, email: string) => Promise<void>
 }
 
 declare module 'fastify' {
@@ -77,7 +83,10 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     restRoot: options.restRoot,
     homeUrl,
     siteUrl: options.siteUrl.replace(/\/+$/, ''),
-    now: clock ?? (() => new Date())
+    now: clock ?? (() => new Date()),
+    countLoginAttempt: async (ip, email) => {
+      if (options.rateCounter) await countLoginAttempt(options.rateCounter, options.loginLimits ?? DEFAULT_LOGIN_LIMITS, ip, email)
+    }
   }
   fastify.decorate('shop', shop)
 

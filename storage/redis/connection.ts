@@ -8,7 +8,8 @@ export interface RedisConnectionOptions {
   onError?: (error: Error) => void
 }
 
-const maxReconnectDelayMs = 1000
+// Short enough that limits count again well within a second of Redis returning.
+const maxReconnectDelayMs = 500
 
 /**
  * A client that fails fast instead of queueing: commands reject at once while disconnected, in-flight commands

@@ -16,8 +16,15 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   const { shop } = fastify
 
   app.post('/account/login', {
-    schema: { tags: ['account'], summary: 'Log in', body: LoginBody, response: { 200: LoginResponse, 401: ErrorBody } }
+    schema: {
+      tags: ['account'],
+      summary: 'Log in',
+      description: 'Attempts are limited per client IP and per account, whatever their outcome (429 with `Retry-After`).',
+      body: LoginBody,
+      response: { 200: LoginResponse, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody }
+    }
   }, async (request, reply) => {
+    await shop.countLoginAttempt(request.ip, request.body.email)
     const authenticated = await shop.auth.login(request.body.email, request.body.password)
     if (authenticated === null) throw restError('svc_invalid_credentials')
     const previous = await requestUser(request, shop.auth)

@@ -4,6 +4,9 @@
  * after an add: the fragments arrive with the answer, replace their elements, and travel with the `added_to_cart`
  * event (a DOM `CustomEvent` on `document.body`, and the jQuery event when jQuery is on the page).
  */
+/** Served as a file, so that the pages' Content-Security-Policy can forbid inline scripts. */
+export const CLASSIC_SCRIPT_PATH = '/assets/shop-classic.js'
+
 export const CLASSIC_SCRIPT = `
 const message = document.getElementById('shop-message')
 function say (text) { if (message) message.textContent = text }

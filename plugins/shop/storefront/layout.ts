@@ -1,6 +1,6 @@
 import { escapeHtml } from '../../../domain/html.ts'
 import { jsonForScript } from '../../../domain/json-script.ts'
-import { CLASSIC_SCRIPT } from './classic-script.ts'
+import { CLASSIC_SCRIPT_PATH } from './classic-script.ts'
 import type { StorefrontScript } from './hooks.ts'
 
 export interface LayoutView {
@@ -83,7 +83,7 @@ ${accountBox(userName)}
 ${main}
 <details class="mini-cart"><summary>Classic mini cart</summary>${miniCart}</details>
 </main>
-<script type="module">${CLASSIC_SCRIPT}</script>
+<script type="module" src="${CLASSIC_SCRIPT_PATH}"></script>
 ${scripts.map(scriptTags).join('')}</body>
 </html>`
 }

@@ -7,6 +7,7 @@ import { ErrorBody } from '../../../schemas/error.ts'
 import { requestUser } from '../auth/session-cookie.ts'
 import { renderMiniCart } from '../classic/mini-cart.ts'
 import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
+import { CLASSIC_SCRIPT, CLASSIC_SCRIPT_PATH } from './classic-script.ts'
 import './hooks.ts'
 import type { StorefrontContext } from './hooks.ts'
 import { renderLayout } from './layout.ts'
@@ -65,6 +66,18 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
     const variations = product.type === 'variable' ? [...(await shop.storage.getProducts(product.variationIds)).values()] : []
     variations.sort((a, b) => product.variationIds.indexOf(a.id) - product.variationIds.indexOf(b.id))
     return page(request, reply, 'product', product.name, renderProductPage(product, variations, shop.serializeContext.currency))
+  })
+
+  fastify.get(CLASSIC_SCRIPT_PATH, {
+    schema: {
+      tags: ['storefront'],
+      summary: 'The storefront\'s own page script',
+      description: 'The classic AJAX add to cart, the variation form and the login form of the demo storefront, served as a file so that the pages\' Content-Security-Policy allows no inline script.',
+      response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
+    }
+  }, async (_request, reply) => {
+    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300')
+    return CLASSIC_SCRIPT
   })
 
   // Demo product pictures: a coloured tile with the product's slug, so the shop needs no image files.

@@ -1,0 +1,51 @@
+import helmet from '@fastify/helmet'
+import fp from 'fastify-plugin'
+
+export interface HtmlSecurityOptions {
+  /** Origins (besides the page's own) that pages may load images from and send requests to: the site and home URLs'. */
+  origins?: readonly string[]
+}
+
+function originOf (url: string): string | null {
+  try {
+    return new URL(url).origin
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Security headers on HTML responses only (the JSON API needs none of them): a Content-Security-Policy that runs
+ * no inline script (`script-src 'self'`; `<script type="application/json">` data blocks are not scripts), no
+ * plugins, no framing by other sites, plus `X-Content-Type-Options: nosniff` and helmet's other defaults.
+ */
+export const htmlSecurityPlugin = fp<HtmlSecurityOptions>(async (fastify, options) => {
+  const origins = [...new Set((options.origins ?? []).map(originOf).filter((origin): origin is string => origin !== null))]
+  await fastify.register(helmet, {
+    global: false,
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        scriptSrcAttr: ["'none'"],
+        // The pages' own <style> element and the drawer's style attributes.
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', ...origins],
+        connectSrc: ["'self'", ...origins],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'self'"]
+      }
+    },
+    // HSTS is the TLS terminator's business: a demo shop on http://localhost must not pin itself to https.
+    strictTransportSecurity: false
+  })
+  fastify.addHook('onSend', async (_request, reply, payload) => {
+    const type = reply.getHeader('content-type')
+    if (typeof type === 'string' && type.startsWith('text/html')) reply.helmet()
+    return payload
+  })
+}, { name: 'html-security', fastify: '5.x' })
