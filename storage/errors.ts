@@ -17,7 +17,7 @@ export function isStorageUnavailable (error: unknown): boolean {
   const { code, message } = error as { code?: unknown, message?: unknown }
   if (typeof code === 'string' && (networkCodes.has(code) || unavailableSqlState.test(code))) return true
   if (typeof message === 'string') {
-    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Stream isn't writeable|Command timed out/i.test(message)
+    return /timeout exceeded when trying to connect|Connection terminated|connection is closed|Stream isn't writeable|Command timed out|Query read timeout/i.test(message)
   }
   return false
 }

@@ -8,6 +8,11 @@ export interface PostgresClientOptions {
   /** How long to wait for a connection (new or from the pool) before failing; default 2000 ms. */
   connectionTimeoutMillis?: number
   idleTimeoutMillis?: number
+  /**
+   * How long a query may wait for its answer before failing (default 10000 ms). Without it, a query on a pooled
+   * connection whose network stopped delivering would wait for ever.
+   */
+  queryTimeoutMillis?: number
   /** Schema that unqualified table names resolve to. */
   searchPath?: string
   /** Errors of idle or checked-out connections (a server restart, a network drop). */
@@ -33,6 +38,7 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
     max: options.max ?? 10,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
+    query_timeout: options.queryTimeoutMillis ?? 10_000,
     ...(options.searchPath === undefined ? {} : { options: `-c search_path=${options.searchPath}` })
   })
   pool.on('error', onError)
