@@ -4,6 +4,7 @@ import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
 import { installErrorHandling } from './errors/error-handler.ts'
 import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
+import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 import { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
 import { fragmentsPlugin } from './plugins/fragments/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
@@ -90,6 +91,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(svcPlaceholdersPlugin, { edition: options.edition ?? 'free' })
   // The drawer and launcher script, served and added to every storefront page.
   await app.register(drawerAssetsPlugin, { edition: options.edition ?? 'free' })
+  // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
+  await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
   await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   return app

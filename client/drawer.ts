@@ -24,6 +24,11 @@ import type { Bundle, BundleCompanions, CartItem, CartState, DrawerData, Product
 const DRAWER_ID = 'svc-drawer'
 type OpenSource = 'add_to_cart' | 'launcher' | 'link' | 'api'
 
+export interface DrawerOptions {
+  /** Record drawer events (Pro). Default true; the admin screens' live preview turns it off. */
+  analytics?: boolean
+}
+
 function section (name: string, label?: string): HTMLElement {
   return h('section', { class: 'svc-section', 'data-svc': name, 'aria-label': label, hidden: true })
 }
@@ -66,11 +71,11 @@ export class Drawer {
   readonly #launcher: Launcher
   readonly #dialog: Dialog
 
-  constructor (config: DrawerPageConfig) {
+  constructor (config: DrawerPageConfig, options: DrawerOptions = {}) {
     this.#config = config
     this.#pro = config.edition === 'pro'
     this.#api = new Api(config)
-    this.#analytics = new Analytics(this.#api, this.#pro)
+    this.#analytics = new Analytics(this.#api, this.#pro && options.analytics !== false)
     this.#drawerConfig = config.drawerConfig
     this.#launcherSettings = config.launcher
     this.#meter = this.#pro ? section('meter', 'Free shipping') : null
@@ -156,6 +161,11 @@ export class Drawer {
 
   close (): void {
     this.#dialog.close()
+  }
+
+  /** Draws the drawer and the launcher with other settings (the admin screens' live preview). */
+  applySettings (drawer: DrawerConfig, launcher: LauncherSettings): void {
+    this.#applySettings(drawer, launcher)
   }
 
   // ---- cart changes ----------------------------------------------------------------------------------------------

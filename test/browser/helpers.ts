@@ -10,7 +10,7 @@ import { buildApp, type AppOptions } from '../../app.ts'
 import { DEFAULT_DEMO_USERS } from '../../config/env.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
-import { buildClient } from '../../scripts/build-client.ts'
+import { buildAdmin, buildClient } from '../../scripts/build-client.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { createPgliteStorage } from '../../storage/pglite/index.ts'
 
@@ -87,7 +87,7 @@ let built: Promise<unknown> | undefined
  * script freshly built; `settings` are saved before the first page.
  */
 export async function startShop (t: TapLike, options: { edition?: 'free' | 'pro', settings?: Record<string, unknown>, app?: Partial<AppOptions> } = {}): Promise<Shop> {
-  built ??= buildClient()
+  built ??= Promise.all([buildClient(), buildAdmin()])
   await built
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
@@ -201,4 +201,10 @@ export class Traffic {
   since (mark: number, path?: string): SeenRequest[] {
     return this.requests.slice(mark).filter((request) => path === undefined || request.url.includes(path))
   }
+}
+
+/** Logs the page's context in (the session cookie) through the platform's login route. */
+export async function logInAs (page: Page, who: { email: string, password: string }): Promise<void> {
+  const response = await page.request.post(new URL('/account/login', page.url()).href, { data: who })
+  if (!response.ok()) throw new Error(`login of ${who.email} failed: ${response.status()}`)
 }

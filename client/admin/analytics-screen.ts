@@ -1,0 +1,154 @@
+import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { AnalyticsSummary } from '../../schemas/svc-pro-analytics.ts'
+import { h } from '../dom.ts'
+import { money } from '../format.ts'
+import { AdminApi, explain } from './api.ts'
+import { lineChart, type Series } from './chart.ts'
+import { confirmAction } from './confirm.ts'
+import { humanize } from './labels.ts'
+import { StatusArea } from './status.ts'
+
+type EventType = keyof AnalyticsSummary['totals']
+
+const EVENT_LABELS: Record<EventType, string> = {
+  drawer_open: 'Drawer opens',
+  drawer_close: 'Drawer closes',
+  recommendation_view: 'Recommendations seen',
+  recommendation_add: 'Recommendations added',
+  addon_toggle: 'Add-on toggles',
+  bundle_add: 'Bundles added',
+  spotlight_add: 'Spotlight adds',
+  coupon_apply: 'Coupons applied',
+  checkout_click: 'Checkout clicks'
+}
+const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#4b5563', '#65a30d']
+const DEFAULT_SHOWN: EventType[] = ['drawer_open', 'recommendation_add', 'addon_toggle', 'checkout_click']
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10)
+function daysBefore (day: string, count: number): string {
+  const date = new Date(`${day}T00:00:00Z`)
+  date.setUTCDate(date.getUTCDate() - count)
+  return isoDay(date)
+}
+
+/** The analytics dashboard (Pro): a range of days, the totals, a chart of the daily series, and reset. */
+export class AnalyticsScreen {
+  readonly #api: AdminApi
+  readonly #root: HTMLElement
+  readonly #status = new StatusArea()
+  readonly #from = h('input', { type: 'date', id: 'range-from', required: true })
+  readonly #to = h('input', { type: 'date', id: 'range-to', required: true })
+  readonly #totals = h('div', { 'data-role': 'totals' })
+  readonly #chart = h('div', { class: 'admin-chart', 'data-role': 'chart-area' })
+  readonly #table = h('div', {})
+  readonly #shown = new Set<EventType>(DEFAULT_SHOWN)
+  #summary: AnalyticsSummary | null = null
+
+  constructor (config: AdminPageConfig, root: HTMLElement) {
+    this.#api = new AdminApi(config)
+    this.#root = root
+    const today = isoDay(new Date())
+    this.#to.value = today
+    this.#from.value = daysBefore(today, 29)
+  }
+
+  async start (): Promise<void> {
+    const form = h('form', { class: 'admin-range', 'aria-label': 'Date range', novalidate: true },
+      h('label', { for: 'range-from' }, 'From', this.#from),
+      h('label', { for: 'range-to' }, 'To', this.#to),
+      h('button', { type: 'submit', class: 'admin-primary', 'data-action': 'show' }, 'Show'),
+      ...[7, 30, 90].map((days) => {
+        const button = h('button', { type: 'button', 'data-days': days }, `Last ${days} days`)
+        button.addEventListener('click', () => {
+          this.#to.value = isoDay(new Date())
+          this.#from.value = daysBefore(this.#to.value, days - 1)
+          this.load().catch(() => {})
+        })
+        return button
+      }))
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      this.load().catch(() => {})
+    })
+    const reset = h('button', { type: 'button', class: 'admin-danger', 'data-action': 'reset-analytics' }, 'Delete all events…')
+    reset.addEventListener('click', () => { this.reset().catch(() => {}) })
+    this.#root.replaceChildren(
+      h('section', { class: 'admin-card', 'aria-label': 'Range' }, form),
+      this.#status.element,
+      h('section', { class: 'admin-card', 'aria-labelledby': 'totals-title' }, h('h2', { id: 'totals-title' }, 'Totals'), this.#totals),
+      h('section', { class: 'admin-card', 'aria-labelledby': 'chart-title' }, h('h2', { id: 'chart-title' }, 'Events per day (UTC)'), this.#chart, this.#table),
+      h('section', { class: 'admin-card', 'aria-labelledby': 'reset-title' },
+        h('h2', { id: 'reset-title' }, 'Reset'),
+        h('p', { class: 'admin-note' }, 'Deletes every recorded event, for every day. The settings are kept.'),
+        reset))
+    this.#root.removeAttribute('aria-busy')
+    await this.load()
+  }
+
+  async load (): Promise<void> {
+    this.#root.setAttribute('aria-busy', 'true')
+    try {
+      const query = new URLSearchParams({ from: this.#from.value, to: this.#to.value })
+      this.#summary = await this.#api.json<AnalyticsSummary>('GET', `analytics/summary?${query}`)
+      this.#status.clear()
+      this.#draw()
+    } catch (error) {
+      this.#status.show('error', `The analytics could not be loaded: ${explain(error)}`)
+    } finally {
+      this.#root.removeAttribute('aria-busy')
+    }
+  }
+
+  async reset (): Promise<void> {
+    const sure = await confirmAction('Delete every recorded event?', 'The counts of every day start again from zero. This cannot be undone.', 'Delete all events')
+    if (!sure) return
+    try {
+      const { deleted } = await this.#api.json<{ deleted: number }>('DELETE', 'analytics/reset')
+      await this.load()
+      this.#status.show('ok', `${deleted} ${deleted === 1 ? 'event' : 'events'} deleted.`)
+    } catch (error) {
+      this.#status.show('error', explain(error))
+    }
+  }
+
+  #draw (): void {
+    const summary = this.#summary
+    if (summary === null) return
+    const card = (name: string, label: string, value: string) =>
+      h('div', { class: 'admin-total', 'data-total': name }, h('dt', {}, label), h('dd', {}, value))
+    const types = Object.keys(EVENT_LABELS) as EventType[]
+    this.#totals.replaceChildren(
+      h('p', { class: 'admin-note' }, `${summary.from} to ${summary.to}`),
+      h('dl', { class: 'admin-totals' },
+        card('visitors', 'Visitors', String(summary.visitors)),
+        card('drawer_adds', 'Adds from the drawer', String(summary.drawer_adds)),
+        card('add_to_cart_rate', 'Adds per drawer open', `${(summary.add_to_cart_rate * 100).toFixed(1)} %`),
+        card('attributed_revenue', 'Attributed revenue', money(summary.attributed_revenue, summary.currency)),
+        ...types.map((type) => card(type, EVENT_LABELS[type], String(summary.totals[type])))))
+    const days = summary.daily.map((day) => day.day)
+    const series: Series[] = types.filter((type) => this.#shown.has(type)).map((type) => ({
+      name: type,
+      label: EVENT_LABELS[type],
+      color: COLORS[types.indexOf(type)] ?? '#111827',
+      values: summary.daily.map((day) => day.counts[type])
+    }))
+    const legend = h('ul', { class: 'admin-legend', 'aria-label': 'Series shown' }, ...types.map((type) => {
+      const box = h('input', { type: 'checkbox', checked: this.#shown.has(type), 'data-series-toggle': type })
+      box.addEventListener('change', () => {
+        if (box.checked) this.#shown.add(type)
+        else this.#shown.delete(type)
+        this.#draw()
+      })
+      const swatch = h('span', { class: 'admin-swatch', 'aria-hidden': 'true' })
+      swatch.style.background = COLORS[types.indexOf(type)] ?? '#111827'
+      return h('li', {}, h('label', {}, box, swatch, EVENT_LABELS[type]))
+    }))
+    this.#chart.replaceChildren(lineChart(days, series, `Daily events from ${summary.from} to ${summary.to}`), legend)
+    this.#table.replaceChildren(h('details', {},
+      h('summary', {}, 'The numbers as a table'),
+      h('table', { class: 'admin-table' },
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), ...types.map((type) => h('th', { scope: 'col' }, humanize(type))))),
+        h('tbody', {}, ...summary.daily.map((day) =>
+          h('tr', {}, h('th', { scope: 'row' }, day.day), ...types.map((type) => h('td', {}, String(day.counts[type])))))))))
+  }
+}

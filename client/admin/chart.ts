@@ -1,0 +1,71 @@
+const SVG = 'http://www.w3.org/2000/svg'
+
+export interface Series {
+  name: string
+  label: string
+  color: string
+  values: number[]
+}
+
+function svg<K extends keyof SVGElementTagNameMap> (tag: K, attributes: Record<string, string | number>, text?: string): SVGElementTagNameMap[K] {
+  const element = document.createElementNS(SVG, tag)
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value))
+  if (text !== undefined) element.textContent = text
+  return element
+}
+
+/** A round top for the y axis: 1, 2, 5 × 10ⁿ at or above the largest value. */
+export function niceMax (value: number): number {
+  if (value <= 0) return 1
+  const power = 10 ** Math.floor(Math.log10(value))
+  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power
+  return 10 * power
+}
+
+/**
+ * A line chart of daily counts drawn as SVG by the page: one polyline per series, a point per day with its value in
+ * a `<title>` (shown on hover, read by screen readers), y grid lines and the first, middle and last day on the x axis.
+ */
+export function lineChart (days: string[], series: Series[], title: string): SVGSVGElement {
+  const width = 720
+  const height = 260
+  const left = 44
+  const right = 12
+  const top = 12
+  const bottom = 28
+  const plotWidth = width - left - right
+  const plotHeight = height - top - bottom
+  const max = niceMax(Math.max(0, ...series.flatMap((one) => one.values)))
+  const x = (index: number) => left + (days.length <= 1 ? plotWidth / 2 : (index / (days.length - 1)) * plotWidth)
+  const y = (value: number) => top + plotHeight - (value / max) * plotHeight
+  const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, 'data-role': 'chart', 'data-max': max })
+  chart.appendChild(svg('title', {}, title))
+  for (let step = 0; step <= 4; step++) {
+    const value = (max / 4) * step
+    chart.appendChild(svg('line', { class: 'grid', x1: left, x2: width - right, y1: y(value), y2: y(value) }))
+    chart.appendChild(svg('text', { x: left - 6, y: y(value) + 4, 'text-anchor': 'end' }, Number.isInteger(value) ? String(value) : value.toFixed(1)))
+  }
+  chart.appendChild(svg('line', { class: 'axis', x1: left, x2: width - right, y1: y(0), y2: y(0) }))
+  const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])
+  for (const index of labelled) {
+    const day = days[index]
+    if (day === undefined) continue
+    const anchor = index === 0 ? 'start' : index === days.length - 1 ? 'end' : 'middle'
+    chart.appendChild(svg('text', { x: x(index), y: height - 8, 'text-anchor': anchor }, day))
+  }
+  for (const one of series) {
+    const group = svg('g', { 'data-series': one.name })
+    group.appendChild(svg('polyline', {
+      class: 'series',
+      stroke: one.color,
+      points: one.values.map((value, index) => `${x(index).toFixed(1)},${y(value).toFixed(1)}`).join(' ')
+    }))
+    one.values.forEach((value, index) => {
+      const point = svg('circle', { cx: x(index).toFixed(1), cy: y(value).toFixed(1), r: value > 0 ? 3 : 1.5, fill: one.color, 'data-day': days[index] ?? '', 'data-value': value })
+      point.appendChild(svg('title', {}, `${days[index] ?? ''}: ${value} ${one.label.toLowerCase()}`))
+      group.appendChild(point)
+    })
+    chart.appendChild(group)
+  }
+  return chart
+}

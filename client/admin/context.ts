@@ -1,0 +1,23 @@
+import type { Path } from './paths.ts'
+import type { ProductDirectory } from './products.ts'
+
+export interface ConditionTypeInfo {
+  type: string
+  label: string
+  operators: string[]
+  value_schema: Record<string, unknown>
+}
+
+/** What the form's controls need: the draft document, where to report, and the Pro pickers' data. */
+export interface FormContext {
+  get (path: Path): unknown
+  /** A value changed (the form stays as it is). */
+  set (path: Path, value: unknown): void
+  /** A list changed shape: the value is set and the form drawn again, focus going to `focus` (a `data-path`). */
+  restructure (path: Path, value: unknown, focus?: string): void
+  /** A control's place for its error messages. */
+  field (path: Path, wrapper: HTMLElement, error: HTMLElement): void
+  /** Pro: the product pickers' search; null in Free (ids are typed). */
+  products: ProductDirectory | null
+  conditionTypes: ConditionTypeInfo[]
+}

@@ -1,0 +1,205 @@
+import { h } from '../dom.ts'
+import { explain } from './api.ts'
+import type { FormContext } from './context.ts'
+import { humanize, labelFor } from './labels.ts'
+import { pathKey, type Path } from './paths.ts'
+import { describeProduct } from './products.ts'
+import { isColor, type Schema } from './schema.ts'
+
+export const fieldId = (path: Path): string => `f-${path.join('-')}`
+
+/** A labelled row: the control, the schema's description, and the place for the server's error. */
+export function fieldRow (context: FormContext, path: Path, control: HTMLElement, schema: Schema, options: { label?: string, labelFor?: boolean } = {}): HTMLElement {
+  const id = fieldId(path)
+  const help = schema.description ? h('p', { class: 'admin-help', id: `${id}-help` }, schema.description.replace(/`/g, '')) : null
+  const error = h('p', { class: 'admin-error', id: `${id}-error`, 'data-error': pathKey(path) })
+  const label = options.labelFor === false
+    ? h('span', { class: 'admin-label', id: `${id}-label` }, options.label ?? labelFor(path))
+    : h('label', { for: id }, options.label ?? labelFor(path))
+  const focusable = control.matches('input,select,textarea') ? control : control.querySelector('input,select,textarea,button')
+  focusable?.setAttribute('aria-describedby', [help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' '))
+  const row = h('div', { class: 'admin-field', 'data-path': pathKey(path) }, label, control, help, error)
+  context.field(path, row, error)
+  return row
+}
+
+function numberInput (context: FormContext, path: Path, schema: Schema): HTMLInputElement {
+  const input = h('input', {
+    id: fieldId(path),
+    type: 'number',
+    min: schema.minimum,
+    max: schema.maximum,
+    step: schema.type === 'integer' ? 1 : 'any',
+    inputmode: 'numeric',
+    value: String(context.get(path) ?? '')
+  })
+  input.addEventListener('input', () => {
+    const value = input.valueAsNumber
+    // A value the schema refuses is still sent: the server names the problem next to the field.
+    context.set(path, Number.isFinite(value) ? value : input.value)
+  })
+  return input
+}
+
+function colorInput (context: FormContext, path: Path): HTMLElement {
+  const value = String(context.get(path) ?? '#000000')
+  const input = h('input', { id: fieldId(path), type: 'color', value })
+  const code = h('code', { 'aria-hidden': 'true' }, value)
+  input.addEventListener('input', () => {
+    code.textContent = input.value
+    context.set(path, input.value)
+  })
+  return h('span', { class: 'admin-color' }, input, code)
+}
+
+function selectInput (context: FormContext, path: Path, options: unknown[]): HTMLSelectElement {
+  const current = context.get(path)
+  const select = h('select', { id: fieldId(path) },
+    ...options.map((option) => h('option', { value: String(option), selected: option === current }, humanize(String(option)))))
+  select.addEventListener('change', () => { context.set(path, options.find((option) => String(option) === select.value)) })
+  return select
+}
+
+function toggleInput (context: FormContext, path: Path): HTMLElement {
+  const input = h('input', { id: fieldId(path), type: 'checkbox', checked: context.get(path) === true })
+  input.addEventListener('change', () => { context.set(path, input.checked) })
+  return input
+}
+
+function textInput (context: FormContext, path: Path, schema: Schema): HTMLElement {
+  const value = String(context.get(path) ?? '')
+  const long = (schema.maxLength ?? 0) > 100
+  const input = long
+    ? h('textarea', { id: fieldId(path), maxlength: schema.maxLength, rows: 3 })
+    : h('input', { id: fieldId(path), type: 'text', maxlength: schema.maxLength, value })
+  if (input instanceof HTMLTextAreaElement) input.value = value
+  input.addEventListener('input', () => { context.set(path, input.value) })
+  return input
+}
+
+/** Ids typed as `12, 15, 3` (Free, where there is no product search). */
+function idListInput (context: FormContext, path: Path): HTMLInputElement {
+  const current = context.get(path)
+  const input = h('input', {
+    id: fieldId(path),
+    type: 'text',
+    inputmode: 'numeric',
+    placeholder: 'Product ids, e.g. 101, 104',
+    value: Array.isArray(current) ? current.join(', ') : ''
+  })
+  input.addEventListener('input', () => {
+    const parts = input.value.split(/[\s,]+/).filter(Boolean)
+    context.set(path, parts.map((part) => /^\d+$/.test(part) ? Number(part) : part))
+  })
+  return input
+}
+
+/** A search box listing products; choosing one calls `pick`. */
+function productSearch (context: FormContext, id: string, label: string, pick: (id: number) => void): HTMLElement {
+  const products = context.products!
+  const input = h('input', { id, type: 'search', placeholder: 'Search products by name or SKU', autocomplete: 'off', 'aria-label': label })
+  const results = h('ul', { class: 'admin-results', 'data-role': 'results' })
+  const note = h('p', { class: 'admin-error', role: 'status' })
+  let timer = 0
+  let asked = 0
+  const run = async () => {
+    const query = input.value.trim()
+    const ticket = ++asked
+    if (query === '') {
+      results.replaceChildren()
+      return
+    }
+    try {
+      const found = await products.search(query)
+      if (ticket !== asked) return
+      note.textContent = found.length === 0 ? 'No product matches.' : ''
+      results.replaceChildren(...found.map((product) => {
+        const button = h('button', { type: 'button', 'data-product-id': product.id }, describeProduct(product))
+        button.addEventListener('click', () => {
+          pick(product.id)
+          input.value = ''
+          results.replaceChildren()
+          input.focus()
+        })
+        return h('li', {}, button)
+      }))
+    } catch (error) {
+      note.textContent = explain(error)
+    }
+  }
+  input.addEventListener('input', () => {
+    clearTimeout(timer)
+    timer = window.setTimeout(() => { run().catch(() => {}) }, 200)
+  })
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown') {
+      event.preventDefault()
+      results.querySelector('button')?.focus()
+    }
+  })
+  return h('div', { class: 'admin-picker' }, input, results, note)
+}
+
+/** Pro: one product (`product_id`), chosen by search; 0 means none where the schema allows it. */
+export function productPicker (context: FormContext, path: Path, schema: Schema): HTMLElement {
+  const products = context.products!
+  const chosen = h('span', { 'data-role': 'chosen' })
+  const clear = h('button', { type: 'button', 'aria-label': `No ${labelFor(path).toLowerCase()}` }, 'None')
+  const show = () => {
+    const id = Number(context.get(path) ?? 0)
+    chosen.textContent = id > 0 ? products.label(id) : 'None chosen'
+    clear.hidden = id === 0 || (schema.minimum ?? 0) > 0
+  }
+  clear.addEventListener('click', () => {
+    context.set(path, 0)
+    show()
+  })
+  show()
+  const search = productSearch(context, fieldId(path), `Search a product for ${labelFor(path).toLowerCase()}`, (id) => {
+    context.set(path, id)
+    show()
+  })
+  return h('div', {}, h('p', { class: 'admin-chosen' }, chosen, ' ', clear), search)
+}
+
+/** Pro: a list of products (`product_ids`, `manual_ids`): chips with a remove button, and a search to add more. */
+export function productListPicker (context: FormContext, path: Path): HTMLElement {
+  const products = context.products!
+  const chips = h('ul', { class: 'admin-chips', 'data-role': 'chosen' })
+  const ids = (): number[] => {
+    const value = context.get(path)
+    return Array.isArray(value) ? value.filter((id): id is number => typeof id === 'number') : []
+  }
+  const draw = () => {
+    chips.replaceChildren(...ids().map((id) => {
+      const remove = h('button', { type: 'button', 'aria-label': `Remove ${products.label(id)}` }, '×')
+      remove.addEventListener('click', () => {
+        context.set(path, ids().filter((other) => other !== id))
+        draw()
+        search.querySelector('input')?.focus()
+      })
+      return h('li', { class: 'admin-chip', 'data-product-id': id }, products.label(id), remove)
+    }))
+  }
+  const search = productSearch(context, fieldId(path), `Add a product to ${labelFor(path).toLowerCase()}`, (id) => {
+    if (!ids().includes(id)) context.set(path, [...ids(), id])
+    draw()
+  })
+  draw()
+  return h('div', {}, chips, search)
+}
+
+/** The control for a value of the schema (not objects or lists of objects: see `form.ts`). */
+export function control (context: FormContext, path: Path, schema: Schema): HTMLElement {
+  const key = String(path[path.length - 1])
+  if (schema.enum) return selectInput(context, path, schema.enum)
+  if (schema.type === 'boolean') return toggleInput(context, path)
+  if (isColor(schema)) return colorInput(context, path)
+  if (schema.type === 'integer' || schema.type === 'number') {
+    return key === 'product_id' && context.products ? productPicker(context, path, schema) : numberInput(context, path, schema)
+  }
+  if (schema.type === 'array' && (schema.items?.type === 'integer')) {
+    return context.products ? productListPicker(context, path) : idListInput(context, path)
+  }
+  return textInput(context, path, schema)
+}

@@ -1,0 +1,106 @@
+import { h } from '../dom.ts'
+import { conditionsEditor } from './conditions.ts'
+import type { FormContext } from './context.ts'
+import { control, fieldRow } from './fields.ts'
+import { humanize, labelFor, sectionTitle, singular } from './labels.ts'
+import { isObject, pathKey, type Path } from './paths.ts'
+import { createValue, isConditionGroup, type Schema } from './schema.ts'
+
+/** A new list item: the schema's defaults, and a fresh id where the items have one (`add-on-2`). */
+function newItem (context: FormContext, path: Path, schema: Schema, key: string): unknown {
+  const item = createValue(schema, singular(key))
+  if (isObject(item) && schema.properties?.id) {
+    const list = context.get(path)
+    const taken = new Set(Array.isArray(list) ? list.map((other) => isObject(other) ? other.id : undefined) : [])
+    const base = singular(key).replace(/[^a-z0-9]+/g, '-')
+    let n = 1
+    while (taken.has(`${base}-${n}`)) n++
+    item.id = `${base}-${n}`
+  }
+  return item
+}
+
+/** A list of objects (add-ons, bundles, a bundle's slots): each item's fields, with move, remove and add buttons. */
+function listEditor (context: FormContext, path: Path, schema: Schema): HTMLElement {
+  const key = String(path[path.length - 1])
+  const itemSchema = schema.items ?? {}
+  const value = context.get(path)
+  const list = Array.isArray(value) ? value : []
+  const word = singular(key)
+  const move = (from: number, to: number) => {
+    const next = [...list]
+    const [item] = next.splice(from, 1)
+    next.splice(to, 0, item)
+    context.restructure(path, next, pathKey([...path, to]))
+  }
+  const items = list.map((item, index) => {
+    const record = isObject(item) ? item : {}
+    const title = String(record.label ?? record.title ?? '') || `${humanize(word)} ${index + 1}`
+    const headingId = `h-${[...path, index].join('-')}`
+    const button = (text: string, aria: string, action: () => void, disabled = false) => {
+      const element = h('button', { type: 'button', 'aria-label': `${aria} ${title}`, disabled }, text)
+      element.addEventListener('click', action)
+      return element
+    }
+    return h('div', { class: 'admin-item', 'data-path': pathKey([...path, index]), role: 'group', 'aria-labelledby': headingId, tabindex: -1 },
+      h('div', { class: 'admin-item-head' },
+        h(path.length > 2 ? 'h4' : 'h3', { id: headingId }, title),
+        h('span', { class: 'admin-item-actions' },
+          button('↑', 'Move up', () => { move(index, index - 1) }, index === 0),
+          button('↓', 'Move down', () => { move(index, index + 1) }, index === list.length - 1),
+          button('Remove', 'Remove', () => {
+            context.restructure(path, list.filter((_, other) => other !== index), `${pathKey(path)}.add`)
+          }))),
+      ...objectFields(context, [...path, index], itemSchema))
+  })
+  const full = schema.maxItems !== undefined && list.length >= schema.maxItems
+  const add = h('button', { type: 'button', 'data-action': 'add', 'data-path': `${pathKey(path)}.add`, disabled: full }, `Add ${word}`)
+  add.addEventListener('click', () => {
+    context.restructure(path, [...list, newItem(context, path, itemSchema, key)], pathKey([...path, list.length]))
+  })
+  const error = h('p', { class: 'admin-error', 'data-error': pathKey(path) })
+  const wrapper = h('div', { class: 'admin-list-wrap', 'data-list': pathKey(path) },
+    h(path.length > 2 ? 'h4' : 'h3', {}, labelFor(path)),
+    h('div', { class: 'admin-list' }, ...items),
+    list.length === 0 ? h('p', { class: 'admin-help' }, `No ${word} yet.`) : null,
+    h('p', {}, add, full ? ` At most ${schema.maxItems}.` : ''),
+    error)
+  context.field(path, wrapper, error)
+  return wrapper
+}
+
+/** The fields of an object: values as labelled controls, objects as fieldsets, lists of objects as list editors. */
+export function objectFields (context: FormContext, path: Path, schema: Schema): HTMLElement[] {
+  return Object.entries(schema.properties ?? {}).map(([key, child]) => {
+    const at = [...path, key]
+    if (isConditionGroup(child)) {
+      const error = h('p', { class: 'admin-error' })
+      const row = h('div', { class: 'admin-field admin-field-wide', 'data-path': `${pathKey(at)}.field` },
+        h('span', { class: 'admin-label' }, labelFor(at)), conditionsEditor(context, at), error)
+      return row
+    }
+    if (child.type === 'object') {
+      return h('fieldset', { class: 'admin-fieldset', 'data-path': pathKey(at) }, h('legend', {}, labelFor(at)), ...objectFields(context, at, child))
+    }
+    if (child.type === 'array' && child.items?.type === 'object') return listEditor(context, at, child)
+    const element = control(context, at, child)
+    const labelled = element.matches('input,select,textarea') || element.querySelector('input[id],select[id],textarea[id]') !== null
+    return fieldRow(context, at, element, child, { labelFor: labelled })
+  })
+}
+
+/** The whole form: one card per section of the settings document (the Pro sections only in Pro). */
+export function buildForm (context: FormContext, schema: Schema, sections: readonly string[]): HTMLElement[] {
+  return sections.map((key) => {
+    const child = schema.properties?.[key]
+    if (child === undefined) return null
+    const headingId = `section-${key}`
+    const body = child.type === 'object'
+      ? objectFields(context, [key], child)
+      : [fieldRow(context, [key], control(context, [key], child), child)]
+    return h('section', { class: 'admin-card', 'data-section': key, 'aria-labelledby': headingId },
+      h('h2', { id: headingId }, sectionTitle(key)),
+      child.type === 'object' && child.description ? h('p', { class: 'admin-note' }, child.description.replace(/`/g, '')) : null,
+      ...body)
+  }).filter((section): section is HTMLElement => section !== null)
+}

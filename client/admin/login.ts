@@ -1,0 +1,33 @@
+/** The login form of the admin pages (for a guest) and the header's logout button. */
+export function wireLogin (): void {
+  const form = document.getElementById('admin-login')
+  if (form instanceof HTMLFormElement) {
+    const message = document.getElementById('admin-login-message')
+    form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      const fields = new FormData(form)
+      const button = form.querySelector('button')
+      if (button) button.disabled = true
+      fetch('/account/login', {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+        body: JSON.stringify({ email: String(fields.get('email') ?? ''), password: String(fields.get('password') ?? '') })
+      }).then(async (response) => {
+        if (response.ok) {
+          location.reload()
+          return
+        }
+        const body = await response.json().catch(() => ({})) as { message?: string }
+        if (message) message.textContent = body.message ?? 'The login failed.'
+      }).catch(() => {
+        if (message) message.textContent = 'The shop could not be reached. Please try again.'
+      }).finally(() => {
+        if (button) button.disabled = false
+      })
+    })
+  }
+  document.getElementById('admin-logout')?.addEventListener('click', () => {
+    fetch('/account/logout', { method: 'POST', credentials: 'same-origin' }).finally(() => { location.reload() })
+  })
+}

@@ -1,0 +1,50 @@
+/** The part of JSON Schema the settings document uses (TypeBox's output for `schemas/settings.ts`). */
+export interface Schema {
+  type?: string
+  enum?: unknown[]
+  properties?: Record<string, Schema>
+  required?: string[]
+  items?: Schema
+  anyOf?: Schema[]
+  minimum?: number
+  maximum?: number
+  minLength?: number
+  maxLength?: number
+  minItems?: number
+  maxItems?: number
+  pattern?: string
+  format?: string
+  default?: unknown
+  description?: string
+  title?: string
+}
+
+export const isColor = (schema: Schema): boolean => schema.type === 'string' && schema.pattern === '^#[0-9a-fA-F]{6}$'
+
+/** A condition group (`{match, conditions}`), edited as condition rows. */
+export const isConditionGroup = (schema: Schema): boolean =>
+  schema.type === 'object' && schema.properties?.match !== undefined && schema.properties.conditions?.type === 'array'
+
+/** A new value for a schema: its default, else the smallest valid-looking value. */
+export function createValue (schema: Schema, hint = ''): unknown {
+  if (schema.default !== undefined) return JSON.parse(JSON.stringify(schema.default))
+  if (schema.enum) return schema.enum[0]
+  switch (schema.type) {
+    case 'object': {
+      const value: Record<string, unknown> = {}
+      for (const [key, child] of Object.entries(schema.properties ?? {})) value[key] = createValue(child, key)
+      return value
+    }
+    case 'array':
+      return Array.from({ length: schema.minItems ?? 0 }, () => schema.items ? createValue(schema.items) : null)
+    case 'integer':
+    case 'number':
+      return hint === 'product_id' ? 0 : schema.minimum ?? 0
+    case 'boolean':
+      return false
+    case 'string':
+      return (schema.minLength ?? 0) > 0 ? `New ${hint || 'item'}` : ''
+    default:
+      return null
+  }
+}

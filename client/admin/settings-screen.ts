@@ -1,0 +1,334 @@
+import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { DrawerConfig, LauncherSettings, Settings } from '../../schemas/settings.ts'
+import { h } from '../dom.ts'
+import { ApiError } from '../errors.ts'
+import { AdminApi, explain } from './api.ts'
+import { confirmAction } from './confirm.ts'
+import type { ConditionTypeInfo, FormContext } from './context.ts'
+import { buildForm } from './form.ts'
+import { clone, getAt, pathKey, setAt, type Json, type Path } from './paths.ts'
+import { PreviewFrame } from './preview.ts'
+import { ProductDirectory } from './products.ts'
+import type { Schema } from './schema.ts'
+import { problemList, StatusArea } from './status.ts'
+
+const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'recommendations']
+const PRO_SECTIONS = ['shipping_meter', 'smart_addons', 'bundles', 'spotlight', 'analytics']
+/** The import route's body limit (design §3.6). */
+const MAX_IMPORT_BYTES = 256 * 1024
+
+interface Versioned {
+  settings: Settings
+  version: number
+}
+
+interface Field {
+  wrapper: HTMLElement
+  error: HTMLElement
+}
+
+/**
+ * The settings screen: every setting as a control built from the document's JSON schema, a live preview of the
+ * drawer with the unsaved values, and save (with the version read, so a save over another manager's is refused and
+ * shown), discard, reset to defaults, export and import.
+ */
+export class SettingsScreen {
+  readonly #config: AdminPageConfig
+  readonly #api: AdminApi
+  readonly #root: HTMLElement
+  readonly #schema: Schema
+  readonly #pro: boolean
+  readonly #status = new StatusArea()
+  readonly #form = h('form', { class: 'admin-form', novalidate: true, 'data-role': 'form', 'aria-label': 'Settings' })
+  readonly #preview: PreviewFrame
+  readonly #fields = new Map<string, Field>()
+  readonly #buttons: Record<'save' | 'discard' | 'reset' | 'export' | 'import', HTMLButtonElement>
+  readonly #file = h('input', { type: 'file', accept: 'application/json,.json', hidden: true, 'data-action': 'import-file', 'aria-label': 'Settings file to import' })
+  #products: ProductDirectory | null = null
+  #conditionTypes: ConditionTypeInfo[] = []
+  #saved: Versioned | null = null
+  #draft: Json = {}
+  #busy = false
+
+  constructor (config: AdminPageConfig, root: HTMLElement) {
+    this.#config = config
+    this.#root = root
+    this.#api = new AdminApi(config)
+    this.#schema = (config.schema ?? {}) as Schema
+    this.#pro = config.edition === 'pro'
+    this.#preview = new PreviewFrame(config.urls.preview)
+    const button = (action: string, text: string, className = '') => {
+      const element = h('button', { type: 'button', 'data-action': action, class: className }, text)
+      return element
+    }
+    this.#buttons = {
+      save: button('save', 'Save changes', 'admin-primary'),
+      discard: button('discard', 'Discard changes'),
+      reset: button('reset', 'Reset to defaults', 'admin-danger'),
+      export: button('export', 'Export'),
+      import: button('import', 'Import…')
+    }
+    this.#buttons.save.addEventListener('click', () => { this.#work(() => this.save()) })
+    this.#buttons.discard.addEventListener('click', () => { this.#discard() })
+    this.#buttons.reset.addEventListener('click', () => { this.#work(() => this.reset()) })
+    this.#buttons.export.addEventListener('click', () => { this.#work(() => this.export()) })
+    this.#buttons.import.addEventListener('click', () => { this.#file.click() })
+    this.#file.addEventListener('change', () => {
+      const file = this.#file.files?.[0]
+      this.#file.value = ''
+      if (file) this.#work(() => this.import(file))
+    })
+    this.#form.addEventListener('submit', (event) => {
+      event.preventDefault()
+      this.#work(() => this.save())
+    })
+  }
+
+  async start (): Promise<void> {
+    try {
+      const [saved] = await Promise.all([
+        this.#api.json<Versioned>('GET', 'settings'),
+        this.#pro ? this.#loadProData() : null
+      ])
+      this.#root.replaceChildren(
+        h('div', { class: 'admin-layout' },
+          h('div', { class: 'admin-editor' },
+            h('div', { class: 'admin-toolbar', role: 'toolbar', 'aria-label': 'Settings actions' },
+              ...Object.values(this.#buttons), this.#file, this.#status.element),
+            this.#form),
+          this.#preview.element))
+      this.#load(saved, null)
+    } catch (error) {
+      this.#root.replaceChildren(h('p', { class: 'admin-status', 'data-kind': 'error', role: 'alert' }, `The settings could not be loaded: ${explain(error)}`))
+    } finally {
+      this.#root.removeAttribute('aria-busy')
+    }
+  }
+
+  async #loadProData (): Promise<void> {
+    this.#products = new ProductDirectory(this.#api)
+    const [types] = await Promise.all([
+      this.#api.json<ConditionTypeInfo[]>('GET', 'conditions/types'),
+      this.#products.preload()
+    ])
+    this.#conditionTypes = types
+  }
+
+  get #dirty (): boolean {
+    return this.#saved !== null && JSON.stringify(this.#draft) !== JSON.stringify(this.#saved.settings)
+  }
+
+  /** New saved settings: the draft starts over from them. */
+  #load (saved: Versioned, message: string | null): void {
+    this.#saved = saved
+    this.#draft = clone(saved.settings) as unknown as Json
+    this.#render()
+    if (message !== null) this.#status.show('ok', message)
+    this.#changed()
+  }
+
+  #context (): FormContext {
+    return {
+      get: (path) => getAt(this.#draft, path),
+      set: (path, value) => {
+        setAt(this.#draft, path, value)
+        this.#clearError(path)
+        this.#changed()
+      },
+      restructure: (path, value, focus) => {
+        setAt(this.#draft, path, value)
+        this.#render(focus)
+        this.#changed()
+      },
+      field: (path, wrapper, error) => { this.#fields.set(pathKey(path), { wrapper, error }) },
+      products: this.#products,
+      conditionTypes: this.#conditionTypes
+    }
+  }
+
+  /** Draws the form from the draft, keeping the problems shown and moving focus to `focus` (a `data-path`). */
+  #render (focus?: string): void {
+    const shown = this.#shownProblems
+    this.#fields.clear()
+    const sections = this.#pro ? [...FREE_SECTIONS, ...PRO_SECTIONS] : FREE_SECTIONS
+    this.#form.replaceChildren(...buildForm(this.#context(), this.#schema, sections))
+    if (shown !== null) this.#markFields(shown)
+    if (focus !== undefined) {
+      const target = this.#form.querySelector<HTMLElement>(`[data-path="${CSS.escape(focus)}"]`)
+      const control = target?.matches('button,input,select,textarea') ? target : target?.querySelector<HTMLElement>('input,select,textarea,button') ?? target
+      control?.focus()
+    }
+  }
+
+  #changed (): void {
+    const dirty = this.#dirty
+    this.#buttons.discard.disabled = !dirty
+    this.#root.dataset.dirty = String(dirty)
+    if (dirty && this.#status.element.dataset.kind !== 'error') this.#status.show('warning', 'Unsaved changes.')
+    else if (!dirty && this.#status.element.dataset.kind === 'warning') this.#status.clear()
+    this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings)
+  }
+
+  /** One action at a time; a refusal is shown in words. */
+  #work (action: () => Promise<void>): void {
+    if (this.#busy) return
+    this.#busy = true
+    this.#root.setAttribute('aria-busy', 'true')
+    for (const button of Object.values(this.#buttons)) button.disabled = true
+    action().catch((error: unknown) => {
+      this.#status.show('error', explain(error))
+    }).finally(() => {
+      this.#busy = false
+      this.#root.removeAttribute('aria-busy')
+      for (const button of Object.values(this.#buttons)) button.disabled = false
+      this.#buttons.discard.disabled = !this.#dirty
+    })
+  }
+
+  // ---- actions ---------------------------------------------------------------------------------------------------
+
+  async save (overwrite?: number): Promise<void> {
+    if (this.#saved === null) return
+    this.#clearProblems()
+    try {
+      const saved = await this.#api.json<Versioned>('POST', 'settings', { settings: this.#draft, version: overwrite ?? this.#saved.version })
+      this.#load(saved, 'Settings saved.')
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error
+      if (error.status === 409 && error.code === 'svc_settings_conflict') return this.#conflict(Number(error.data.version))
+      if (error.status === 400 && error.data.params && typeof error.data.params === 'object') {
+        return this.#showProblems(error.data.params as Record<string, string>, 'Nothing was saved: fix the marked settings.')
+      }
+      throw error
+    }
+  }
+
+  /** Another manager saved since this page read the settings: keep the draft, offer their version or ours. */
+  #conflict (version: number): void {
+    const reload = h('button', { type: 'button', 'data-action': 'conflict-reload' }, 'Load the saved settings (drops your changes)')
+    const overwrite = h('button', { type: 'button', 'data-action': 'conflict-overwrite' }, 'Save yours over them')
+    reload.addEventListener('click', () => {
+      this.#work(async () => { this.#load(await this.#api.json<Versioned>('GET', 'settings'), 'The settings saved by the other manager are loaded.') })
+    })
+    overwrite.addEventListener('click', () => { this.#work(() => this.save(version)) })
+    this.#status.show('error', 'Someone else saved the settings after you opened this page: nothing was saved.', [h('p', {}, reload, ' ', overwrite)])
+    this.#root.dataset.conflict = String(version)
+  }
+
+  #discard (): void {
+    if (this.#saved === null) return
+    this.#clearProblems()
+    this.#load(this.#saved, 'Changes discarded.')
+  }
+
+  async reset (): Promise<void> {
+    const sure = await confirmAction('Reset every setting?', 'Every setting goes back to its default value, for every edition. Export the settings first to keep a copy.', 'Reset to defaults')
+    if (!sure) return
+    this.#clearProblems()
+    this.#load(await this.#api.json<Versioned>('DELETE', 'settings'), 'The default settings are restored.')
+  }
+
+  async export (): Promise<void> {
+    const response = await this.#api.response('GET', 'settings/export')
+    const name = /filename="([^"]+)"/.exec(response.headers.get('Content-Disposition') ?? '')?.[1] ?? 'svc-settings.json'
+    const url = URL.createObjectURL(new Blob([await response.text()], { type: 'application/json' }))
+    const link = h('a', { href: url, download: name, hidden: true })
+    document.body.appendChild(link)
+    link.click()
+    link.remove()
+    setTimeout(() => { URL.revokeObjectURL(url) }, 60_000)
+    this.#status.show('ok', `Exported as ${name}.`)
+  }
+
+  /** Checks what can be checked here, asks, then lets the server check the whole file: invalid, nothing changes. */
+  async import (file: File): Promise<void> {
+    this.#clearProblems()
+    if (file.size > MAX_IMPORT_BYTES) return this.#importRefused({ file: `is ${Math.ceil(file.size / 1024)} KiB; at most 256 KiB` })
+    let document: unknown
+    try {
+      document = JSON.parse(await file.text())
+    } catch {
+      return this.#importRefused({ file: 'is not JSON (choose a file exported from this screen)' })
+    }
+    const sure = await confirmAction(`Import ${file.name}?`,
+      `Every setting is replaced by the file's${this.#dirty ? ', and your unsaved changes are lost' : ''}. A file with any problem changes nothing.`,
+      'Import')
+    if (!sure) return
+    try {
+      this.#load(await this.#api.json<Versioned>('POST', 'settings/import', document), `Imported ${file.name}.`)
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400 && error.data.params && typeof error.data.params === 'object') {
+        return this.#importRefused(error.data.params as Record<string, string>)
+      }
+      if (error instanceof ApiError && error.status === 413) return this.#importRefused({ file: 'is too large' })
+      throw error
+    }
+  }
+
+  #importRefused (problems: Record<string, string>): void {
+    const count = Object.keys(problems).length
+    this.#status.show('error', `The file was not imported, nothing was changed: ${count} ${count === 1 ? 'problem' : 'problems'}.`, [problemList(problems)])
+  }
+
+  // ---- problems next to their fields -----------------------------------------------------------------------------
+
+  #shownProblems: Record<string, string> | null = null
+
+  #showProblems (problems: Record<string, string>, text: string): void {
+    this.#shownProblems = problems
+    const count = Object.keys(problems).length
+    this.#status.show('error', `${text} ${count} ${count === 1 ? 'problem' : 'problems'}:`, [problemList(problems, (path) => { this.#focusField(path) })])
+    this.#markFields(problems)
+    const first = Object.keys(problems)[0]
+    if (first !== undefined) this.#focusField(first)
+  }
+
+  /** The registered field closest to a problem's path (`a.b.3.value` → `a.b.3` when `value` has no field of its own). */
+  #fieldFor (path: string): Field | undefined {
+    const parts = path.split('.')
+    for (let length = parts.length; length > 0; length--) {
+      const found = this.#fields.get(parts.slice(0, length).join('.'))
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+
+  #markFields (problems: Record<string, string>): void {
+    for (const field of this.#fields.values()) {
+      field.error.textContent = ''
+      delete field.wrapper.dataset.invalid
+    }
+    for (const [path, message] of Object.entries(problems)) {
+      const field = this.#fieldFor(path)
+      if (field === undefined) continue
+      const exact = field.error.dataset.error === path
+      const line = exact ? message : `${path.slice((field.error.dataset.error ?? '').length + 1)}: ${message}`
+      field.error.textContent = field.error.textContent ? `${field.error.textContent} ${line}` : line
+      field.wrapper.dataset.invalid = ''
+    }
+  }
+
+  #focusField (path: string): void {
+    const field = this.#fieldFor(path)
+    const control = field?.wrapper.querySelector<HTMLElement>('input,select,textarea') ?? field?.wrapper
+    control?.focus()
+  }
+
+  #clearError (path: Path): void {
+    const field = this.#fields.get(pathKey(path))
+    if (field === undefined || !('invalid' in field.wrapper.dataset)) return
+    field.error.textContent = ''
+    delete field.wrapper.dataset.invalid
+    if (this.#shownProblems !== null) {
+      const key = pathKey(path)
+      this.#shownProblems = Object.fromEntries(Object.entries(this.#shownProblems).filter(([problem]) => problem !== key))
+    }
+  }
+
+  #clearProblems (): void {
+    this.#shownProblems = null
+    delete this.#root.dataset.conflict
+    this.#status.clear()
+    this.#markFields({})
+  }
+}

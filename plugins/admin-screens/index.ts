@@ -1,0 +1,174 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import fp from 'fastify-plugin'
+import { Type } from 'typebox'
+import { restError } from '../../errors/index.ts'
+import { SettingsSchema } from '../../schemas/settings.ts'
+import { describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
+import type { Edition } from '../security/index.ts'
+import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
+import { requestUser } from '../shop/auth/session-cookie.ts'
+import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
+import type { AdminPageConfig, AdminScreen } from './page-config.ts'
+import {
+  ANALYTICS_MAIN, LOGIN_MAIN, PREVIEW_MAIN, refusedMain, renderAdminPage, SETTINGS_MAIN, type AdminAssets
+} from './pages.ts'
+import { ADMIN_CSS } from './styles.ts'
+
+export interface AdminScreensOptions {
+  edition: Edition
+  /** The built admin script (default `dist/client/svc-admin.js` of the package, written by `npm run build:client`). */
+  bundlePath?: string
+}
+
+/** Where the admin screens live. */
+export const ADMIN_BASE = '/admin/cart-drawer/'
+export const ADMIN_PATHS = {
+  settings: ADMIN_BASE,
+  analytics: `${ADMIN_BASE}analytics`,
+  preview: `${ADMIN_BASE}preview`
+} as const
+export const ADMIN_SCRIPT_PATH = '/assets/svc-admin.js'
+export const ADMIN_STYLE_PATH = '/assets/svc-admin.css'
+
+/** The settings document's JSON schema as plain JSON (TypeBox's symbol keys dropped). */
+const SETTINGS_JSON_SCHEMA = JSON.parse(JSON.stringify(SettingsSchema)) as Record<string, unknown>
+
+const PAGE_TITLES: Record<'settings' | 'analytics' | 'preview', string> = {
+  settings: 'Cart drawer settings',
+  analytics: 'Cart drawer analytics',
+  preview: 'Cart drawer preview'
+}
+
+/**
+ * The admin screens: the settings editor (every setting, a live preview of the drawer, save, reset, export, import),
+ * and in Pro the add-on, bundle and spotlight editors and the analytics dashboard. Pages are for users with
+ * `manage_shop`: a guest gets the login form (401), a logged-in user without the capability a refusal (403). The
+ * pages hold no data but their configuration and the REST nonce; the script reads and writes the settings through
+ * the `svc/v1` admin routes.
+ */
+export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, options) => {
+  const { shop } = fastify
+  const pro = options.edition === 'pro'
+  const style = describeBundle(Buffer.from(ADMIN_CSS))
+  let loading: Promise<ClientBundle> | undefined
+
+  async function load (): Promise<ClientBundle> {
+    const path = options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE)
+    try {
+      return describeBundle(await readFile(path))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      fastify.log.warn({ path }, 'the admin script is not built (npm run build:client): bundling it in memory')
+      return bundleAdmin()
+    }
+  }
+  function script (): Promise<ClientBundle> {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    })
+    return loading
+  }
+
+  async function assets (): Promise<AdminAssets> {
+    return { script: `${ADMIN_SCRIPT_PATH}?v=${(await script()).hash}`, style: `${ADMIN_STYLE_PATH}?v=${style.hash}` }
+  }
+
+  function config (screen: AdminScreen, nonce: string | null): AdminPageConfig {
+    return {
+      screen,
+      edition: options.edition,
+      restRoot: shop.restRoot,
+      nonce,
+      nonceUrl: '/account/rest-nonce',
+      schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
+      urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
+      checkoutUrl: `${shop.homeUrl}/checkout/`
+    }
+  }
+
+  /**
+   * An admin page for a shop manager; the login form (401) for a guest; a refusal (403) for anyone else. Never
+   * cached, never framed by another site.
+   */
+  async function page (request: FastifyRequest, reply: FastifyReply, screen: 'settings' | 'analytics' | 'preview', main: string): Promise<string> {
+    reply
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-store, private')
+      .header('X-Frame-Options', 'SAMEORIGIN')
+      .header('Referrer-Policy', 'same-origin')
+    const authenticated: Authenticated | null = await requestUser(request, shop.auth)
+    const files = await assets()
+    if (authenticated === null) {
+      reply.code(401)
+      return renderAdminPage({ title: 'Log in', config: config('login', null), assets: files, userName: null, main: LOGIN_MAIN })
+    }
+    const userName = authenticated.user.displayName
+    if (!can(authenticated.user, MANAGE_SHOP)) {
+      reply.code(403)
+      return renderAdminPage({ title: 'Not allowed', config: config('refused', null), assets: files, userName, main: refusedMain(userName) })
+    }
+    return renderAdminPage({
+      title: PAGE_TITLES[screen],
+      config: config(screen, shop.auth.restNonce(authenticated)),
+      assets: files,
+      userName,
+      main,
+      bodyClass: screen === 'preview' ? 'svc-preview-frame' : undefined
+    })
+  }
+
+  const pageSchema = (summary: string) => ({
+    tags: ['admin'],
+    summary,
+    description: 'HTML for a user with `manage_shop`; the login form (401) for a guest; a refusal (403) without the capability.',
+    response: { 200: { description: 'The page (`text/html`).', type: 'string' } }
+  })
+
+  fastify.get(ADMIN_PATHS.settings, { schema: pageSchema('The settings screen (HTML)') },
+    (request, reply) => page(request, reply, 'settings', SETTINGS_MAIN))
+  fastify.get(ADMIN_BASE.slice(0, -1), { schema: { hide: true } }, (_request, reply) => reply.redirect(ADMIN_BASE))
+  fastify.get(ADMIN_PATHS.preview, { schema: pageSchema('The settings screen\'s live preview frame (HTML)') },
+    (request, reply) => page(request, reply, 'preview', PREVIEW_MAIN))
+  if (pro) {
+    fastify.get(ADMIN_PATHS.analytics, { schema: pageSchema('The analytics dashboard (HTML, Pro)') },
+      (request, reply) => page(request, reply, 'analytics', ANALYTICS_MAIN))
+  }
+
+  const assetQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) })
+  /** A static file with an ETag; a year in caches under its hashed URL, five minutes otherwise. */
+  function sendAsset (request: FastifyRequest<{ Querystring: { v?: string } }>, reply: FastifyReply, file: ClientBundle, type: string) {
+    const etag = `"${file.hash}"`
+    reply
+      .type(type)
+      .header('ETag', etag)
+      .header('Vary', 'Accept-Encoding')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Cache-Control', request.query.v === file.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
+    if (request.headers['if-none-match'] === etag) return reply.code(304).send()
+    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(file.gzipped)
+    return reply.send(file.code)
+  }
+
+  fastify.get<{ Querystring: { v?: string } }>(ADMIN_SCRIPT_PATH, {
+    schema: { tags: ['admin'], summary: 'The admin screens\' script', querystring: assetQuery, response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } } }
+  }, async (request, reply) => {
+    let file: ClientBundle
+    try {
+      file = await script()
+    } catch (error) {
+      request.log.error({ err: error }, 'the admin script cannot be built')
+      throw restError('svc_not_found', 'The admin script is not available.')
+    }
+    return sendAsset(request, reply, file, 'text/javascript; charset=utf-8')
+  })
+
+  fastify.get<{ Querystring: { v?: string } }>(ADMIN_STYLE_PATH, {
+    schema: { tags: ['admin'], summary: 'The admin screens\' stylesheet', querystring: assetQuery, response: { 200: { description: 'The stylesheet (`text/css`).', type: 'string' } } }
+  }, async (request, reply) => sendAsset(request, reply, style, 'text/css; charset=utf-8'))
+}, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['shop', 'settings'] })
+
+export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from './page-config.ts'
+export { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'

@@ -1,0 +1,25 @@
+import type { Edition } from '../security/route-table.ts'
+
+/**
+ * What an admin page tells the admin script, as JSON in `<script type="application/json" id="svc-admin-config">`.
+ * Types only (no runtime code): the browser bundle imports it too.
+ */
+export type AdminScreen = 'settings' | 'analytics' | 'preview' | 'login' | 'refused'
+
+export interface AdminPageConfig {
+  screen: AdminScreen
+  edition: Edition
+  /** The REST root, e.g. `/wp-json/`: `svc/v1` is below it. */
+  restRoot: string
+  /** The REST nonce of the logged-in manager for `X-WP-Nonce` (null on the login and refusal pages). */
+  nonce: string | null
+  /** Where a fresh nonce comes from (`GET`, 401 once logged out). */
+  nonceUrl: string
+  /** The JSON schema of the settings document (the settings screen builds its controls from it). */
+  schema: Record<string, unknown> | null
+  /** The admin pages' addresses. */
+  urls: { settings: string, analytics: string | null, preview: string, storefront: string }
+  checkoutUrl: string
+}
+
+export const ADMIN_CONFIG_ID = 'svc-admin-config'
