@@ -9,6 +9,7 @@ import { describeBundle, packageRoot, type ClientBundle } from '../drawer-assets
 import type { Edition } from '../security/index.ts'
 import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
 import { requestUser } from '../shop/auth/session-cookie.ts'
+import type { StorefrontContext, StorefrontLink } from '../shop/storefront/hooks.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 import type { AdminPageConfig, AdminScreen } from './page-config.ts'
 import {
@@ -136,6 +137,11 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     fastify.get(ADMIN_PATHS.analytics, { schema: pageSchema('The analytics dashboard (HTML, Pro)') },
       (request, reply) => page(request, reply, 'analytics', ANALYTICS_MAIN))
   }
+
+  // The storefront's header links the settings screen for a shop manager.
+  const removeLink = shop.filters.add('storefront_header_links', (links: StorefrontLink[], context: StorefrontContext) =>
+    context.user?.capabilities.includes(MANAGE_SHOP) ? [...links, { href: ADMIN_PATHS.settings, label: 'Cart drawer settings' }] : links)
+  fastify.addHook('onClose', async () => { removeLink() })
 
   const assetQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) })
   /** A static file with an ETag; a year in caches under its hashed URL, five minutes otherwise. */

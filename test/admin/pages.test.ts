@@ -96,6 +96,13 @@ test('admin pages', async (t) => {
         t.equal(css.headers['content-encoding'], 'gzip')
       })
 
+      t.test('the storefront\'s header links the settings screen for a manager', async (t) => {
+        const storefront = await app.inject({ url: '/', headers: { cookie: admin.cookie } })
+        t.match(storefront.body, /<nav class="site-links" aria-label="Site"><a href="\/admin\/cart-drawer\/">Cart drawer settings<\/a><\/nav>/)
+        const guest = await app.inject({ url: '/' })
+        t.notMatch(guest.body, 'site-links')
+      })
+
       t.test('the preview frame and the analytics page', async (t) => {
         const preview = await app.inject({ url: '/admin/cart-drawer/preview', headers: { cookie: admin.cookie } })
         t.equal(preview.statusCode, 200)

@@ -11,11 +11,18 @@ export interface StorefrontScript {
   data?: { id: string, value: unknown }
 }
 
+/** A link in the storefront's header (for example an extension's admin screen, for the users who may use it). */
+export interface StorefrontLink {
+  /** A site-relative path or an http(s) URL. */
+  href: string
+  label: string
+}
+
 export interface StorefrontContext {
   /** Which page is being rendered. */
   page: 'shop' | 'product'
   /** The logged-in user, or null for a guest. */
-  user: { id: number, displayName: string } | null
+  user: { id: number, displayName: string, capabilities: readonly string[] } | null
   /** A REST nonce (action `wp_rest`) for the logged-in user's `X-WP-Nonce`; null for a guest. */
   restNonce: string | null
 }
@@ -24,5 +31,7 @@ declare module '../filters/registry.ts' {
   interface FilterHooks {
     /** The scripts every storefront page loads, after the platform's own. */
     storefront_scripts: { value: StorefrontScript[], args: [StorefrontContext] }
+    /** Links in every storefront page's header, after the account box. */
+    storefront_header_links: { value: StorefrontLink[], args: [StorefrontContext] }
   }
 }

@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../../domain/html.ts'
 import { jsonForScript } from '../../../domain/json-script.ts'
 import { CLASSIC_SCRIPT_PATH } from './classic-script.ts'
-import type { StorefrontScript } from './hooks.ts'
+import type { StorefrontLink, StorefrontScript } from './hooks.ts'
 
 export interface LayoutView {
   title: string
@@ -13,6 +13,16 @@ export interface LayoutView {
   userName: string | null
   /** Scripts from the `storefront_scripts` filter. */
   scripts: readonly StorefrontScript[]
+  /** Header links from the `storefront_header_links` filter. */
+  links?: readonly StorefrontLink[]
+}
+
+/** The filter's links that are links: a site-relative path or an http(s) URL, with a label; escaped. */
+function headerLinks (links: readonly StorefrontLink[]): string {
+  const safe = links.filter((link) => link !== null && typeof link === 'object' && typeof link.label === 'string' && link.label !== '' &&
+    typeof link.href === 'string' && /^(\/(?!\/)|https?:\/\/)/i.test(link.href))
+  if (safe.length === 0) return ''
+  return `<nav class="site-links" aria-label="Site">${safe.map((link) => `<a href="${escapeHtml(link.href)}">${escapeHtml(link.label)}</a>`).join(' ')}</nav>\n`
 }
 
 function accountBox (userName: string | null): string {
@@ -65,7 +75,7 @@ details.mini-cart { margin: 1rem 0; }
 `
 
 /** The page shell shared by every storefront page: header with the login box, the mini cart, the scripts. */
-export function renderLayout ({ title, main, miniCart, userName, scripts }: LayoutView): string {
+export function renderLayout ({ title, main, miniCart, userName, scripts, links = [] }: LayoutView): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -77,7 +87,7 @@ export function renderLayout ({ title, main, miniCart, userName, scripts }: Layo
 <body>
 <header class="site-header"><a class="home" href="/">Demo shop</a>
 ${accountBox(userName)}
-</header>
+${headerLinks(links)}</header>
 <main>
 <p id="shop-message" role="status"></p>
 ${main}

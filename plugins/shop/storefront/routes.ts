@@ -27,17 +27,19 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
     ])
     const context: StorefrontContext = {
       page: kind,
-      user: authenticated ? { id: authenticated.user.id, displayName: authenticated.user.displayName } : null,
+      user: authenticated ? { id: authenticated.user.id, displayName: authenticated.user.displayName, capabilities: authenticated.user.capabilities } : null,
       restNonce: authenticated ? shop.auth.restNonce(authenticated) : null
     }
     const scripts = await shop.filters.apply('storefront_scripts', [], context)
+    const links = await shop.filters.apply('storefront_header_links', [], context)
     reply.type('text/html; charset=utf-8').header('Cache-Control', 'no-store, private')
     return renderLayout({
       title,
       main,
       miniCart: renderMiniCart(cart.priced, shop.serializeContext),
       userName: authenticated?.user.displayName ?? null,
-      scripts: Array.isArray(scripts) ? scripts : []
+      scripts: Array.isArray(scripts) ? scripts : [],
+      links: Array.isArray(links) ? links : []
     })
   }
 
