@@ -1,0 +1,151 @@
+/**
+ * Two app processes (`tsx server.ts`, as `npm start` runs it) on one PostgreSQL and one Redis, as behind a load
+ * balancer: a rate limit is shared, a settings change made on one is seen by the other within a second, a cart
+ * written on one is read on the other; and a process told to stop (SIGTERM) finishes the requests in flight first.
+ * Run by `npm run test:instances` (and by .ci/run); it needs DATABASE_URL and REDIS_URL.
+ */
+import { randomBytes, randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
+import tap, { test } from 'tap'
+import { createPostgresClient } from '../../storage/postgres/index.ts'
+import { redisTestUrl } from '../helpers/rate-counter-backends.ts'
+import { report } from '../helpers/reliability-report.ts'
+import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts'
+import { startProxyFor } from '../helpers/tcp-proxy.ts'
+
+const STORE_API = '/wp-json/wc/store/v1'
+const SVC = '/wp-json/svc/v1'
+const SECRET = randomBytes(32).toString('base64url')
+const ADMIN = { email: 'admin@shop.test', password: 'admin-demo-password' }
+// Run directly (not by the tap runner), the whole file would otherwise have tap's default 30 s.
+tap.setTimeout(300_000)
+
+function databaseUrl (): string {
+  const url = process.env.DATABASE_URL
+  if (url === undefined || url === '') throw new Error('DATABASE_URL is not set: the two-instance test needs PostgreSQL')
+  return url
+}
+
+/** The URL with `search_path` set to `schema`, so the processes work in a schema of their own. */
+function inSchema (url: string, schema: string): string {
+  const parsed = new URL(url)
+  parsed.searchParams.set('options', `-c search_path=${schema}`)
+  return parsed.toString()
+}
+
+test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, async (t) => {
+  const url = databaseUrl()
+  const redisUrl = redisTestUrl()
+  const schema = `svc_i_${randomBytes(6).toString('hex')}`
+  const admin = createPostgresClient({ connectionString: url })
+  await admin.query(`CREATE SCHEMA "${schema}"`)
+  t.teardown(async () => {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
+    await admin.close()
+  })
+  // Instance B reaches PostgreSQL through a proxy, so that the shutdown test can hold its queries.
+  const proxy = await startProxyFor(url)
+  t.teardown(() => proxy.close())
+  const env = { SVC_SECRET: SECRET, REDIS_URL: redisUrl, SVC_TRUSTED_PROXY_CIDRS: '127.0.0.1/32' }
+  // One after the other: the first migrates and seeds, the second finds the shop ready (both would be fine too).
+  const a = await startServerProcess({ ...env, DATABASE_URL: inSchema(url, schema) })
+  const b = await startServerProcess({ ...env, DATABASE_URL: inSchema(proxy.urlFor(url), schema) })
+  const running = [a, b]
+  t.teardown(async () => { await Promise.all(running.map((server) => server.stop())) })
+  // Every run is a client of its own (through the trusted proxy), so counters left by an earlier run do not count.
+  const clientIp = `198.51.100.${1 + Math.floor(Math.random() * 250)}`
+  const visitor = { 'x-forwarded-for': clientIp }
+
+  async function call (server: ServerProcess, method: string, path: string, headers: Record<string, string> = {}, body?: unknown) {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { ...visitor, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body)
+    })
+    const text = await response.text()
+    let json: unknown = null
+    try { json = JSON.parse(text) } catch {}
+    return { status: response.status, headers: response.headers, json: json as Record<string, any>, text }
+  }
+
+  const cart = await call(a, 'GET', `${STORE_API}/cart`)
+  const token = cart.headers.get('cart-token')!
+  t.ok(token, 'a Cart-Token from instance A')
+
+  await t.test('a cart written on one instance is read on the other', async (t) => {
+    const added = await call(a, 'POST', `${STORE_API}/cart/add-item`, { 'cart-token': token }, { id: 101, quantity: 2 })
+    t.equal(added.status, 201, 'added on A')
+    const onB = await call(b, 'GET', `${SVC}/cart`, { 'cart-token': token })
+    t.equal(onB.status, 200, 'read on B')
+    t.same(onB.json.cartItems?.map((item: { product_id: number, quantity: number }) => [item.product_id, item.quantity]), [[101, 2]], 'B sees the line A wrote')
+    const more = await call(b, 'POST', `${STORE_API}/cart/update-item`, { 'cart-token': token }, { key: onB.json.cartItems[0].key, quantity: 5 })
+    t.equal(more.status, 200, 'updated on B')
+    const onA = await call(a, 'GET', `${STORE_API}/cart`, { 'cart-token': token })
+    t.same(onA.json.items.map((item: { quantity: number }) => item.quantity), [5], 'A sees B\'s change')
+  })
+
+  await t.test('a rate limit is shared: requests to both instances count against one window', async (t) => {
+    // POST /coupon: 10 per minute per client IP and per visitor (specification §4.2).
+    const statuses: number[] = []
+    for (let i = 0; i < 12; i++) {
+      const server = i % 2 === 0 ? a : b
+      const response = await call(server, 'POST', `${SVC}/coupon`, { 'cart-token': token }, { code: `nope-${i}` })
+      statuses.push(response.status)
+      if (i === 9) t.equal(response.headers.get('x-ratelimit-remaining'), '0', 'the tenth request, on B, leaves nothing')
+    }
+    t.same(statuses.slice(10), [429, 429], 'the eleventh and twelfth are refused, whichever instance answers')
+    t.ok(statuses.slice(0, 10).every((status) => status !== 429), 'the first ten went through')
+  })
+
+  await t.test('a settings change on one instance is seen by the other within a second', async (t) => {
+    const login = await fetch(`${a.url}/account/login`, {
+      method: 'POST', headers: { 'content-type': 'application/json', ...visitor }, body: JSON.stringify(ADMIN)
+    })
+    t.equal(login.status, 200, 'the admin logs in on A')
+    const cookie = login.headers.getSetCookie().map((line) => line.split(';')[0]).join('; ')
+    const { nonce } = await login.json() as { nonce: string }
+    const asAdmin = { cookie, 'x-wp-nonce': nonce }
+    const position = (await call(b, 'GET', `${SVC}/settings`, asAdmin)).json.settings.drawer_config.position as string
+    const next = position === 'left' ? 'right' : 'left'
+    const saved = await call(a, 'POST', `${SVC}/settings`, asAdmin, { settings: { drawer_config: { position: next } } })
+    t.equal(saved.status, 200, 'saved on A')
+    const savedAt = performance.now()
+    let seenMs = Infinity
+    while (performance.now() - savedAt < 5000) {
+      const onB = await call(b, 'GET', `${STORE_API}/cart`, { 'cart-token': token })
+      if (onB.json.extensions?.svc?.drawer_config?.position === next) {
+        seenMs = performance.now() - savedAt
+        break
+      }
+      await sleep(20)
+    }
+    t.ok(seenMs <= 1000, `B's Store API cart shows the new drawer position ${seenMs.toFixed(0)} ms after A saved it`)
+    const adminView = await call(b, 'GET', `${SVC}/settings`, asAdmin)
+    t.equal(adminView.json.settings.drawer_config.position, next, 'and so do B\'s settings')
+    report('two instances', { settingsSeenMs: Math.round(seenMs) })
+  })
+
+  await t.test('SIGTERM: requests in flight are finished, then the process exits 0', async (t) => {
+    proxy.blackhole()
+    // Requests that need the database, held while B's database connection delivers nothing.
+    const inFlight = Array.from({ length: 5 }, (_, i) =>
+      call(b, 'GET', `${STORE_API}/cart`, { 'cart-token': token, 'x-request': randomUUID(), 'x-n': String(i) }))
+    await sleep(500)
+    b.child.kill('SIGTERM')
+    await sleep(300)
+    t.equal(b.child.exitCode, null, 'B waits for its requests in flight')
+    const refused = await fetch(`${b.url}/healthz`).then((response) => response.status, () => 'refused')
+    t.ok(refused === 'refused' || refused === 503, `B takes no new requests while it drains (${refused})`)
+    proxy.restore()
+    const answers = await Promise.all(inFlight)
+    const answeredAt = performance.now()
+    t.same(answers.map((answer) => answer.status), [200, 200, 200, 200, 200], 'every request in flight was answered 200')
+    t.equal(await b.exited, 0, 'then B exits 0')
+    const exitMs = performance.now() - answeredAt
+    t.ok(exitMs < 5000, `B exited ${exitMs.toFixed(0)} ms after its last answer (keep-alive connections closed, not waited out)`)
+    report('graceful shutdown', { inFlight: answers.length, exitAfterLastAnswerMs: Math.round(exitMs) })
+    running.splice(running.indexOf(b), 1)
+    const stillA = await call(a, 'GET', `${SVC}/cart`, { 'cart-token': token })
+    t.equal(stillA.status, 200, 'A keeps serving the cart')
+  })
+})
