@@ -35,15 +35,17 @@ export function lineChart (days: string[], series: Series[], title: string): SVG
   const bottom = 28
   const plotWidth = width - left - right
   const plotHeight = height - top - bottom
-  const max = niceMax(Math.max(0, ...series.flatMap((one) => one.values)))
+  // Four whole steps from zero: counts are whole numbers.
+  const step = niceMax(Math.max(1, Math.ceil(Math.max(0, ...series.flatMap((one) => one.values)) / 4)))
+  const max = step * 4
   const x = (index: number) => left + (days.length <= 1 ? plotWidth / 2 : (index / (days.length - 1)) * plotWidth)
   const y = (value: number) => top + plotHeight - (value / max) * plotHeight
   const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': title, 'data-role': 'chart', 'data-max': max })
   chart.appendChild(svg('title', {}, title))
-  for (let step = 0; step <= 4; step++) {
-    const value = (max / 4) * step
+  for (let tick = 0; tick <= 4; tick++) {
+    const value = step * tick
     chart.appendChild(svg('line', { class: 'grid', x1: left, x2: width - right, y1: y(value), y2: y(value) }))
-    chart.appendChild(svg('text', { x: left - 6, y: y(value) + 4, 'text-anchor': 'end' }, Number.isInteger(value) ? String(value) : value.toFixed(1)))
+    chart.appendChild(svg('text', { x: left - 6, y: y(value) + 4, 'text-anchor': 'end' }, String(value)))
   }
   chart.appendChild(svg('line', { class: 'axis', x1: left, x2: width - right, y1: y(0), y2: y(0) }))
   const labelled = new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])

@@ -33,6 +33,11 @@ button:disabled{opacity:.5;cursor:not-allowed}
 .admin-field{display:grid;grid-template-columns:minmax(10rem,16rem) minmax(0,1fr);gap:.25rem 1rem;align-items:center;padding:.45rem 0;border-top:1px solid #f3f4f6}
 .admin-field:first-of-type{border-top:0}
 .admin-field>label,.admin-field>.admin-label{font-weight:600}
+.admin-field>input[type=checkbox]{justify-self:start;width:1.15rem;height:1.15rem}
+.admin-fieldset{border:1px solid #e5e7eb;border-radius:6px;margin:.5rem 0;padding:.25rem .75rem}
+.admin-fieldset>legend{font-weight:700;padding:0 .25rem}
+.admin-link{border:0;background:none;padding:0;color:#1d4ed8;text-decoration:underline}
+.admin-field-wide{align-items:start}
 .admin-field .admin-help{grid-column:2;color:#6b7280;font-size:.85rem;margin:0}
 .admin-field .admin-error{grid-column:2}
 .admin-field[data-invalid] input,.admin-field[data-invalid] select,.admin-field[data-invalid] textarea{border-color:#b91c1c;outline:1px solid #b91c1c}
@@ -62,6 +67,7 @@ button:disabled{opacity:.5;cursor:not-allowed}
 .admin-condition .admin-error{flex-basis:100%}
 .admin-group{padding:.5rem;border:1px dashed #9ca3af;border-radius:6px}
 .admin-preview{position:sticky;top:1rem}
+.admin-preview-scroll{overflow:auto}
 .admin-preview iframe{display:block;width:100%;height:640px;border:1px solid #d1d5db;border-radius:8px;background:#fff}
 .admin-preview-tools{display:flex;gap:.5rem;align-items:center;margin-bottom:.5rem}
 .admin-login{display:grid;gap:.75rem;max-width:22rem;background:#fff;padding:1rem;border-radius:8px;border:1px solid #e5e7eb}
