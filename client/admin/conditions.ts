@@ -103,7 +103,7 @@ function valueControl (context: FormContext, path: Path, type: ConditionTypeInfo
         else next[key] = value
         context.set(path, next)
       })
-      return h('label', { class: 'admin-toggle' }, words, input)
+      return h('label', { class: 'admin-date' }, words, input)
     }
     return h('span', { id, class: 'admin-range' }, end('from', 'From'), end('to', 'to'), h('span', { class: 'admin-help' }, 'UTC'))
   }

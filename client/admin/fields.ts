@@ -99,7 +99,7 @@ function productSearch (context: FormContext, id: string, label: string, pick: (
   const products = context.products!
   const input = h('input', { id, type: 'search', placeholder: 'Search products by name or SKU', autocomplete: 'off', 'aria-label': label })
   const results = h('ul', { class: 'admin-results', 'data-role': 'results' })
-  const note = h('p', { class: 'admin-error', role: 'status' })
+  const note = h('p', { class: 'admin-help admin-search-note', role: 'status' })
   let timer = 0
   let asked = 0
   const run = async () => {

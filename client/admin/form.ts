@@ -8,7 +8,7 @@ import { createValue, isConditionGroup, type Schema } from './schema.ts'
 
 /** A new list item: the schema's defaults, and a fresh id where the items have one (`add-on-2`). */
 function newItem (context: FormContext, path: Path, schema: Schema, key: string): unknown {
-  const item = createValue(schema, singular(key))
+  const item = createValue(schema, '', singular(key))
   if (isObject(item) && schema.properties?.id) {
     const list = context.get(path)
     const taken = new Set(Array.isArray(list) ? list.map((other) => isObject(other) ? other.id : undefined) : [])

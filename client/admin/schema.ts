@@ -1,3 +1,5 @@
+import { singular } from './labels.ts'
+
 /** The part of JSON Schema the settings document uses (TypeBox's output for `schemas/settings.ts`). */
 export interface Schema {
   type?: string
@@ -25,25 +27,31 @@ export const isColor = (schema: Schema): boolean => schema.type === 'string' && 
 export const isConditionGroup = (schema: Schema): boolean =>
   schema.type === 'object' && schema.properties?.match !== undefined && schema.properties.conditions?.type === 'array'
 
-/** A new value for a schema: its default, else the smallest valid-looking value. */
-export function createValue (schema: Schema, hint = ''): unknown {
+/**
+ * A new value for a schema: its default, else the smallest valid-looking value. `key` is the value's own key,
+ * `word` what the item is called (`bundle`, `slot`) for a required text (`New bundle`).
+ */
+export function createValue (schema: Schema, key = '', word = 'item'): unknown {
   if (schema.default !== undefined) return JSON.parse(JSON.stringify(schema.default))
   if (schema.enum) return schema.enum[0]
   switch (schema.type) {
     case 'object': {
       const value: Record<string, unknown> = {}
-      for (const [key, child] of Object.entries(schema.properties ?? {})) value[key] = createValue(child, key)
+      for (const [name, child] of Object.entries(schema.properties ?? {})) value[name] = createValue(child, name, word)
       return value
     }
     case 'array':
-      return Array.from({ length: schema.minItems ?? 0 }, () => schema.items ? createValue(schema.items) : null)
+      // Ids are chosen, never invented: a list of products starts empty.
+      if (schema.items?.type === 'integer') return []
+      return Array.from({ length: schema.minItems ?? 0 }, () => schema.items ? createValue(schema.items, '', singular(key)) : null)
     case 'integer':
     case 'number':
-      return hint === 'product_id' ? 0 : schema.minimum ?? 0
+      // A product is chosen, never invented: 0 until one is (the server names the missing choice).
+      return key === 'product_id' ? 0 : schema.minimum ?? 0
     case 'boolean':
       return false
     case 'string':
-      return (schema.minLength ?? 0) > 0 ? `New ${hint || 'item'}` : ''
+      return (schema.minLength ?? 0) > 0 ? `New ${word}` : ''
     default:
       return null
   }

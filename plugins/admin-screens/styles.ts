@@ -65,6 +65,9 @@ button:disabled{opacity:.5;cursor:not-allowed}
 .admin-condition{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;padding:.4rem;border-inline-start:3px solid #93c5fd;background:#fff}
 .admin-condition select,.admin-condition input{padding:.3rem .4rem;border:1px solid #9ca3af;border-radius:6px}
 .admin-condition .admin-error{flex-basis:100%}
+.admin-field .admin-condition select,.admin-field .admin-condition input:not([type=checkbox]){width:auto;max-width:100%}
+.admin-date{display:inline-flex;gap:.35rem;align-items:center}
+.admin-days{display:flex;flex-wrap:wrap;gap:.5rem;border:0;padding:0;margin:0}
 .admin-group{padding:.5rem;border:1px dashed #9ca3af;border-radius:6px}
 .admin-preview{position:sticky;top:1rem}
 .admin-preview-scroll{overflow:auto}
