@@ -130,7 +130,9 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
 
   fastify.get(ADMIN_PATHS.settings, { schema: pageSchema('The settings screen (HTML)') },
     (request, reply) => page(request, reply, 'settings', SETTINGS_MAIN))
-  fastify.get(ADMIN_BASE.slice(0, -1), { schema: { hide: true } }, (_request, reply) => reply.redirect(ADMIN_BASE))
+  fastify.get(ADMIN_BASE.slice(0, -1), {
+    schema: { tags: ['admin'], summary: 'To the settings screen', response: { 302: { description: 'Redirect to `/admin/cart-drawer/`.', type: 'null' } } }
+  }, (_request, reply) => reply.redirect(ADMIN_BASE))
   fastify.get(ADMIN_PATHS.preview, { schema: pageSchema('The settings screen\'s live preview frame (HTML)') },
     (request, reply) => page(request, reply, 'preview', PREVIEW_MAIN))
   if (pro) {
