@@ -2,8 +2,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { defaultShopConfig } from './config/shop-config.ts'
 import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
+import { frameworkErrors } from './errors/framework-errors.ts'
 import { installErrorHandling } from './errors/error-handler.ts'
-import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 import { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
 import { fragmentsPlugin } from './plugins/fragments/index.ts'
@@ -56,6 +56,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // Report every invalid field at once, not only the first.
     ajv: { customOptions: { allErrors: true } },
     clientErrorHandler,
+    frameworkErrors,
     ...options.fastify
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
@@ -91,8 +92,6 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(svcPlaceholdersPlugin, { edition: options.edition ?? 'free' })
   // The drawer and launcher script, served and added to every storefront page.
   await app.register(drawerAssetsPlugin, { edition: options.edition ?? 'free' })
-  // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
-  await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
   await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   return app

@@ -29,6 +29,7 @@ export const errorTable = {
   svc_coupon_already_applied: { status: 409, message: 'This coupon is already applied.' },
   svc_settings_conflict: { status: 409, message: 'The settings were changed by someone else since they were read.' },
   svc_body_too_large: { status: 413, message: 'The request body is too large.' },
+  svc_uri_too_long: { status: 414, message: 'A part of the URL is too long.' },
   svc_unsupported_media_type: { status: 415, message: 'Unsupported content type.' },
   svc_rate_limit_exhausted: { status: 429, message: 'Too many requests. Please try again later.' },
   svc_internal_error: { status: 500, message: 'An internal error occurred.' },

@@ -25,6 +25,12 @@ function paramsFromValidation (issues: ValidationIssue[], context: string | unde
 export function toRestError (error: unknown): { error: RestError, unexpected: boolean } {
   if (error instanceof RestError) return { error, unexpected: false }
   if (isStorageUnavailable(error)) return { error: restError('svc_storage_unavailable'), unexpected: false }
+  // SQLSTATE class 22 (data exception): a value from the request the database cannot hold, such as an id past the
+  // integer range that a schema let through. The client's mistake, not a server error.
+  const sqlState = (error as { code?: unknown } | null)?.code
+  if (typeof sqlState === 'string' && /^22[0-9A-Z]{3}$/.test(sqlState)) {
+    return { error: restError('svc_invalid_params', 'A value in the request is out of range.'), unexpected: false }
+  }
 
   const fastifyError = error as Partial<FastifyError> & { validation?: ValidationIssue[] }
   if (Array.isArray(fastifyError.validation)) {
