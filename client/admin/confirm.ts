@@ -7,7 +7,7 @@ import { h } from '../dom.ts'
 export function confirmAction (question: string, detail: string, confirmLabel: string): Promise<boolean> {
   return new Promise((resolve) => {
     const cancel = h('button', { type: 'button', 'data-dialog': 'cancel' }, 'Cancel')
-    const confirm = h('button', { type: 'button', class: 'admin-primary admin-danger-fill', 'data-dialog': 'confirm' }, confirmLabel)
+    const confirm = h('button', { type: 'button', class: 'admin-primary', 'data-dialog': 'confirm' }, confirmLabel)
     const dialog = h('dialog', { class: 'admin-dialog', 'aria-labelledby': 'admin-dialog-title' },
       h('h2', { id: 'admin-dialog-title' }, question),
       h('p', {}, detail),

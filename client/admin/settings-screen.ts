@@ -78,6 +78,12 @@ export class SettingsScreen {
       this.#file.value = ''
       if (file) this.#work(() => this.import(file))
     })
+    // Leaving with unsaved changes asks first (the browser's own question).
+    window.addEventListener('beforeunload', (event) => {
+      if (!this.#dirty) return
+      event.preventDefault()
+      event.returnValue = ''
+    })
     this.#form.addEventListener('submit', (event) => {
       event.preventDefault()
       this.#work(() => this.save())
