@@ -101,6 +101,18 @@ test('admin pages', async (t) => {
         t.match(storefront.body, /<nav class="site-links" aria-label="Site"><a href="\/admin\/cart-drawer\/">Cart drawer settings<\/a><\/nav>/)
         const guest = await app.inject({ url: '/' })
         t.notMatch(guest.body, 'site-links')
+        // Links from other callbacks: only site paths and http(s), escaped.
+        const remove = app.shop.filters.add('storefront_header_links', (links) => [
+          ...links,
+          { href: 'javascript:alert(1)', label: 'Run' },
+          { href: '//evil.example/', label: 'Elsewhere' },
+          { href: '/help/', label: '<b>Help</b>' }
+        ])
+        t.teardown(remove)
+        const filtered = await app.inject({ url: '/', headers: { cookie: admin.cookie } })
+        t.notMatch(filtered.body, 'javascript:')
+        t.notMatch(filtered.body, 'evil.example')
+        t.match(filtered.body, '<a href="/help/">&lt;b&gt;Help&lt;/b&gt;</a>')
       })
 
       t.test('the preview frame and the analytics page', async (t) => {

@@ -197,6 +197,11 @@ browserTest('the admin screens', async (t) => {
     await page.fill('#f-smart_addons-addons-0-label', HOSTILE_LABEL)
     await page.fill('#f-smart_addons-addons-0-description', 'Wrapped with a ribbon.')
     // The product picker searches `products/search`: the gift wrap is hidden from the catalog but can be picked.
+    await page.fill('#f-smart_addons-addons-0-product_id', 'wallet')
+    const wallet = '[data-path="smart_addons.addons.0.product_id"] [data-role="results"] button[data-product-id="120"]'
+    await page.waitForSelector(wallet)
+    t.match(await page.textContent(wallet), 'Wallet <Limited> & "Special"', 'a product name is shown as text')
+    t.equal(await page.locator('[data-role="results"] limited').count(), 0, 'and never parsed')
     await page.fill('#f-smart_addons-addons-0-product_id', 'gift')
     await page.click('[data-path="smart_addons.addons.0.product_id"] [data-role="results"] button[data-product-id="116"]')
     t.match(await page.textContent('[data-path="smart_addons.addons.0.product_id"] [data-role="chosen"]'), 'Gift Wrap (#116)')
