@@ -13,6 +13,7 @@ import { openapiPlugin } from './plugins/openapi/index.ts'
 import { securityPlugin } from './plugins/security/index.ts'
 import { settingsPlugin } from './plugins/settings/index.ts'
 import { shopPlugin, type FilterRegistration } from './plugins/shop/index.ts'
+import type { LoginLimits } from './plugins/shop/auth/login-limit.ts'
 import { storeApiExtensionPlugin } from './plugins/store-api-extension/index.ts'
 import { svcFreePlugin } from './plugins/svc-free/index.ts'
 import { svcProPlugin } from './plugins/svc-pro/index.ts'
@@ -37,6 +38,8 @@ export interface AppOptions {
   trustedProxyCidrs?: readonly string[]
   /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
   rateLimitMultiplier?: number
+  /** Login attempts allowed per client IP and per account (default 30 and 10 a minute). */
+  loginLimits?: LoginLimits
   /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
   rateCounterTimeoutMs?: number
   logger?: FastifyServerOptions['logger']
@@ -74,7 +77,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     config: { ...defaultShopConfig, ...options.shop },
     filters: options.filters,
     now: options.now,
-    rateCounter: options.rateCounter
+    rateCounter: options.rateCounter,
+    loginLimits: options.loginLimits
   })
   // The service on top of the platform: settings, then `extensions.svc`, then the `.svc-cart-json` fragment.
   await app.register(settingsPlugin)

@@ -12,7 +12,8 @@ import { buildSecurityApp, createSecurityStorage, login, newCartToken, SVC, USER
 
 type Scheduler = fc.Scheduler
 
-const SCHEDULED: ReadonlyArray<keyof Storage> = ['readCart', 'getCart', 'getProducts', 'getProduct', 'getCoupons', 'getCoupon', 'getSettings', 'findUserCart']
+/** The reads a request makes before it writes (names the storage may or may not have). */
+const SCHEDULED = new Set<string | symbol>(['readCart', 'getCart', 'getProducts', 'getProduct', 'getCoupons', 'getCoupon', 'getSettings', 'findUserCart'])
 
 /** The storage, with the answers of its reads delivered in the order the current scheduler picks. */
 function scheduledStorage (inner: Storage, current: { scheduler: Scheduler | null }): Storage {
@@ -21,7 +22,7 @@ function scheduledStorage (inner: Storage, current: { scheduler: Scheduler | nul
       const value = Reflect.get(target, property, receiver)
       if (typeof value !== 'function') return value
       const bound = value.bind(target) as (...args: unknown[]) => Promise<unknown>
-      if (!SCHEDULED.includes(property as keyof Storage)) return bound
+      if (!SCHEDULED.has(property)) return bound
       return (...args: unknown[]) => current.scheduler === null
         ? bound(...args)
         : current.scheduler.schedule(bound(...args), String(property))
@@ -55,7 +56,7 @@ test('interleavings chosen by fast-check\'s scheduler', { timeout: 110_000 }, as
     } finally {
       current.scheduler = null
     }
-  }), { numRuns: 25, seed: 1122 })
+  }), { numRuns: 12, seed: 1122 })
   t.pass('adds to one cart are never lost, in any order of their reads')
 
   await fc.assert(fc.asyncProperty(fc.scheduler(), async (s) => {
@@ -72,7 +73,7 @@ test('interleavings chosen by fast-check\'s scheduler', { timeout: 110_000 }, as
     } finally {
       current.scheduler = null
     }
-  }), { numRuns: 15, seed: 1122 })
+  }), { numRuns: 8, seed: 1122 })
   t.pass('two saves against one version: exactly one 409, in any order')
   t.comment(`${runs} scheduled runs`)
 })
