@@ -19,7 +19,8 @@ import { startProxyFor } from '../helpers/tcp-proxy.ts'
  * that stops delivering (the slow path: the counter's 250 ms timeout).
  *
  * Latency is taken server-side (Fastify's `reply.elapsedTime`). A loaded test machine can stall this process's
- * event loop; the bound allowed is 300 ms plus the longest stall measured during the phase, and both are reported.
+ * event loop; the bound allowed is 300 ms plus twice the longest stall measured during the phase (a request can meet
+ * one before the counter's timer is set and one before it fires), and both are reported.
  */
 
 const LIMITED = SVC_ROUTES.filter((spec) => spec.access === 'cart' && spec.rateLimit !== null && spec.edition === 'free')
@@ -126,13 +127,19 @@ test('Redis cut under load: fail fast on limited routes, the rest unaffected, re
     const times = limited.map((answer) => answer.ms).filter((ms): ms is number => ms !== undefined)
     t.equal(times.length, limited.length, `${fault}: a server-side time for every limited answer`)
     const worst = Math.max(...times)
-    t.ok(worst <= BOUND_MS + stallMs, `${fault}: the slowest limited answer took ${worst.toFixed(1)} ms (bound ${BOUND_MS} ms + ${stallMs.toFixed(1)} ms of event-loop stall)`)
+    // A request can meet two stalls: before the counter's timer is set, and before it fires.
+    t.ok(worst <= BOUND_MS + 2 * stallMs, `${fault}: the slowest limited answer took ${worst.toFixed(1)} ms (bound ${BOUND_MS} ms + 2 × ${stallMs.toFixed(1)} ms of event-loop stall)`)
+
+    const notReady = await app.inject({ method: 'GET', url: '/readyz' })
+    t.equal(notReady.statusCode, 503, `${fault}: /readyz answers 503`)
+    t.match(notReady.json(), { status: 'unavailable', checks: { storage: { status: 'ok' }, rate_counter: { backend: 'redis', status: 'unavailable' } } }, `${fault}: /readyz names the rate counter`)
 
     proxy.restore()
     const recovery = monitorEventLoopDelay({ resolution: 10 })
     recovery.enable()
     const recoveredMs = await untilLimitsCount(15_000)
     recovery.disable()
+    t.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200, `${fault}: /readyz is ready again`)
     const recoveryStallMs = recovery.max / 1e6
     t.ok(recoveredMs <= RECOVERY_MS + recoveryStallMs, `${fault}: limits count again ${recoveredMs.toFixed(0)} ms after Redis returned (bound ${RECOVERY_MS} ms + ${recoveryStallMs.toFixed(1)} ms stall)`)
     report(`redis ${fault}`, {
