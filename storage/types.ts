@@ -9,6 +9,12 @@ export interface StoredCart {
   updatedAt: string
 }
 
+/** The versions a write saw, read in its transaction: what a snapshot computed from the write is stamped with. */
+export interface WriteVersions {
+  catalogVersion: number
+  settingsVersion: number
+}
+
 export interface ProductQuery {
   /** Only products with these statuses (default: every status). */
   statuses?: Array<Product['status']>
@@ -96,6 +102,32 @@ export interface CartUpdate<T> {
   result: T
 }
 
+/**
+ * A cart with everything pricing it needs, read in one round trip: the stored cart, its lines' products (variations
+ * and their parents), its coupons, and the settings' version, so cached settings are checked on every cart read.
+ */
+export interface CartRead {
+  cart: StoredCart | null
+  products: Map<number, Product>
+  /** By normalised code. */
+  coupons: Map<string, Coupon>
+  /** The stored settings' version, 0 when none is stored. */
+  settingsVersion: number
+  /** The catalog's version (grows with every product or coupon write). */
+  catalogVersion: number
+  /**
+   * The cart's stored snapshot (`saveCartSnapshot`) when asked for with `snapshotKey` and still current: stamped
+   * `{snapshotKey}:{catalogVersion}:{settingsVersion}` as they are now. Then `products` and `coupons` are not read
+   * (empty maps). Null otherwise.
+   */
+  snapshot: string | null
+}
+
+export interface CartReadOptions {
+  /** Answer the cart's snapshot instead of its products and coupons, if its stamp is `{snapshotKey}:…` and current. */
+  snapshotKey?: string
+}
+
 /** Everything the plugins persist. Implementations must serialise writes to one cart (no lost updates). */
 export interface Storage {
   readonly name: string
@@ -106,12 +138,19 @@ export interface Storage {
   upsertProducts (products: readonly Product[]): Promise<void>
 
   getCart (key: string): Promise<StoredCart | null>
+  /** The cart, its products and coupons and the settings' version, as one consistent read (one statement). */
+  readCart (key: string, options?: CartReadOptions): Promise<CartRead>
+  /**
+   * Stores a snapshot of the cart (the drawer's state as sent) if the cart is still at `version`; any write of the
+   * cart drops it. `stamp` says what it was computed from (see `CartRead.snapshot`). Returns whether it was stored.
+   */
+  saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
   /**
    * Runs `update` with the cart's current data (an empty cart when none is stored) while holding the cart's write
    * lock, then stores the returned data, if any, in the same transaction. Concurrent calls for one key run one
    * after the other. An exception in `update` rolls back and is rethrown.
    */
-  updateCart<T> (key: string, update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>): Promise<{ cart: StoredCart, result: T }>
+  updateCart<T> (key: string, update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }>
   /** Binds a cart to a user (or unbinds with null). */
   setCartUser (key: string, userId: number | null): Promise<void>
   /** The most recently updated cart bound to the user, if any. */

@@ -33,7 +33,7 @@ export const fragmentsPlugin = fp<FragmentsPluginOptions>(async (fastify, option
   const remove = shop.filters.add('woocommerce_add_to_cart_fragments', async (fragments, state) => {
     if (!isPlainObject(fragments)) return fragments
     if (Object.values(fragments).some((value) => typeof value !== 'string')) return fragments
-    if (!(await settings.get()).settings.enabled) return fragments
+    if (!(await settings.at(state.settingsVersion)).settings.enabled) return fragments
     const cart = await drawerCart.state(state)
     return { ...fragments, [SVC_FRAGMENT_KEY]: jsonScriptElement(cart, SVC_FRAGMENT_CLASS) }
   }, options.priority ?? SVC_FRAGMENT_PRIORITY)

@@ -8,7 +8,7 @@ import type { Shop } from '../shop/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-table.ts'
 
-const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, user: null, session: null }
+const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, cartRead: null, user: null, session: null }
 
 function header (request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name]
@@ -39,7 +39,7 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     if (authenticated === null) throw restError('svc_not_logged_in')
     if (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
     if (!can(authenticated.user, MANAGE_SHOP)) throw restError('svc_forbidden')
-    return { group: 'admin', cartKey: null, cart: null, user: authenticated.user, session: authenticated.session }
+    return { group: 'admin', cartKey: null, cart: null, cartRead: null, user: authenticated.user, session: authenticated.session }
   }
 
   const token = header(request, 'cart-token')
@@ -54,9 +54,12 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     throw restError('svc_invalid_nonce')
   }
 
-  let cart
+  // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
+  let cartRead
   try {
-    cart = await shop.storage.getCart(cartKey)
+    // A route that sends the drawer's state as stored asks for the snapshot (guests only: it is a guest's view).
+    const snapshot = authenticated === null && request.routeOptions.config.drawerSnapshot === true
+    cartRead = await shop.carts.read(cartKey, { snapshot })
   } catch (error) {
     if (isStorageUnavailable(error)) throw restError('svc_cart_session_unavailable')
     throw error
@@ -64,7 +67,8 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
   return {
     group: authenticated === null ? 'guest' : 'shopper',
     cartKey,
-    cart,
+    cart: cartRead.cart,
+    cartRead,
     user: authenticated?.user ?? null,
     session: authenticated?.session ?? null
   }

@@ -1,4 +1,4 @@
-import type { Session, StoredCart, User } from '../../storage/types.ts'
+import type { CartRead, Session, StoredCart, User } from '../../storage/types.ts'
 import type { SvcRouteSpec } from './route-table.ts'
 
 /** Who is calling an `svc/v1` route, as the security plugin resolved it before the handler runs. */
@@ -9,6 +9,8 @@ export interface SvcRequestContext {
   cartKey: string | null
   /** That cart as stored when the request began, or null when it is new. */
   cart: StoredCart | null
+  /** The same read with the cart's products, coupons and the settings' version (cart-session routes), else null. */
+  cartRead: CartRead | null
   user: User | null
   session: Session | null
 }
@@ -17,6 +19,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every `svc/v1` route: its row of the route table. */
     svc?: SvcRouteSpec
+    /** The route sends the drawer's cart state as stored when it can: a guest's cart read asks for the snapshot. */
+    drawerSnapshot?: boolean
   }
   interface FastifyRequest {
     svc: SvcRequestContext | null

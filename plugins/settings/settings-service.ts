@@ -18,6 +18,14 @@ export type SettingsWriteResult =
   /** `expectedVersion` is not the stored version: someone saved in between. Nothing was stored. */
   | { ok: false, reason: 'conflict', version: number }
 
+function deepFreeze<T> (value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
 export interface SettingsServiceOptions {
   /** Told when a stored document no longer validates (the values at `problems` are read as their defaults). */
   onStoredProblems?: (problems: SettingsProblems, version: number) => void
@@ -27,14 +35,17 @@ export interface SettingsServiceOptions {
 
 /**
  * The settings document over `Storage.getSettings` / `saveSettings`. Storage holds the values that were set (a
- * partial document); readers get the defaults with those laid over them. Every read goes to storage, so a change
- * made on one instance is seen by every other at once.
+ * partial document); readers get the defaults with those laid over them. `get` reads storage; `at(version)` answers
+ * from the instance's cache when the version a cart read brought along (`Storage.readCart`) is the cached one, so a
+ * change saved on any instance is seen by every other on its next cart read, without a read of its own. The cached
+ * document is frozen: readers share it.
  */
 export class SettingsService {
   readonly #storage: Storage
   readonly #onStoredProblems: NonNullable<SettingsServiceOptions['onStoredProblems']>
   readonly #maxAttempts: number
   #lastReportedVersion = -1
+  #cached: VersionedSettings | undefined
 
   constructor (storage: Storage, options: SettingsServiceOptions = {}) {
     this.#storage = storage
@@ -54,7 +65,24 @@ export class SettingsService {
 
   async get (): Promise<VersionedSettings> {
     const { overrides, version } = await this.#read()
-    return { settings: effectiveSettings(overrides) as Settings, version }
+    if (this.#cached?.version === version) return this.#cached
+    return this.#remember(effectiveSettings(overrides) as Settings, version)
+  }
+
+  /**
+   * The settings at `version` (the stored version as a cart read just saw it): the cached document when it is that
+   * version, else read from storage. Without a version, the same as `get`.
+   */
+  async at (version: number | undefined): Promise<VersionedSettings> {
+    const cached = this.#cached
+    if (version !== undefined && cached !== undefined && cached.version === version) return cached
+    return this.get()
+  }
+
+  #remember (settings: Settings, version: number): VersionedSettings {
+    const value = deepFreeze({ settings, version })
+    if (this.#cached === undefined || version >= this.#cached.version) this.#cached = value
+    return value
   }
 
   /**
@@ -73,7 +101,7 @@ export class SettingsService {
       const problems = settingsProblems(effectiveSettings(overrides))
       if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
       const stored = await this.#storage.saveSettings(overrides, current.version)
-      if (stored !== null) return { ok: true, settings: effectiveSettings(overrides) as Settings, version: stored.version }
+      if (stored !== null) return { ok: true, ...this.#remember(effectiveSettings(overrides) as Settings, stored.version) }
       if (expectedVersion !== undefined || attempt >= this.#maxAttempts) {
         return { ok: false, reason: 'conflict', version: (await this.#read()).version }
       }
@@ -91,13 +119,13 @@ export class SettingsService {
     if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
     const stored = await this.#storage.saveSettings(overrides, expectedVersion)
     if (stored === null) return { ok: false, reason: 'conflict', version: (await this.#read()).version }
-    return { ok: true, settings: effectiveSettings(overrides) as Settings, version: stored.version }
+    return { ok: true, ...this.#remember(effectiveSettings(overrides) as Settings, stored.version) }
   }
 
   /** Back to the defaults (stored as an empty document, so later default changes apply). */
   async reset (): Promise<VersionedSettings> {
     const stored = await this.#storage.saveSettings({})
-    return { settings: defaultSettings(), version: stored?.version ?? 0 }
+    return this.#remember(defaultSettings(), stored?.version ?? 0)
   }
 
   async #read (): Promise<{ overrides: Json, version: number }> {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import {
   defaultItemPresentation, drawerCartState, MAX_ITEM_PRESENTATIONS, normaliseLockedKeys, svcCoupons, svcItemFields,
@@ -24,6 +25,8 @@ interface Locks {
 }
 
 const EMPTY_CART = { lines: [], coupons: [] }
+/** Grows when the snapshot's bytes would change for the same cart (a new field of the drawer's state, say). */
+const SNAPSHOT_FORMAT = 1
 
 /**
  * The service's view of a cart, shared by `extensions.svc` (Store API), the `.svc-cart-json` fragment and the
@@ -37,6 +40,7 @@ export class DrawerCart {
   readonly #log: FastifyBaseLogger
   /** One answer per cart state: the cart and each of its items ask for the same state's locks. */
   readonly #locks = new WeakMap<CartState, Promise<Locks>>()
+  #snapshotKey: { locks: number, key: string } | undefined
 
   constructor (options: DrawerCartOptions) {
     this.#shop = options.shop
@@ -58,7 +62,7 @@ export class DrawerCart {
   /** `extensions.svc` of the cart, after the filters, with the protected keys restored. */
   async cartExtension (state: CartState): Promise<Record<string, unknown>> {
     return this.#withIssues(async (issues) => {
-      const [{ settings }, locks] = await Promise.all([this.#settings.get(), this.#locksOf(state)])
+      const [{ settings }, locks] = await Promise.all([this.#settings.at(state.settingsVersion), this.#locksOf(state)])
       const own: OwnCartExtension = {
         drawer_config: settings.drawer_config,
         launcher: settings.launcher,
@@ -77,6 +81,35 @@ export class DrawerCart {
   /** The presentation rows of the cart's first 100 lines, through `svc_cart_item_data`. */
   async itemPresentations (state: CartState): Promise<ItemPresentation[]> {
     return this.#withIssues(async (issues) => this.#presentations(state, await this.#locksOf(state), issues))
+  }
+
+  /**
+   * The drawer's cart state as JSON, the bytes a snapshot stores, or null when it must be computed on each read:
+   * with coupons (their expiry makes the state depend on the time) or with `svc_cart_item_data` callbacks (code
+   * whose output no version tells).
+   */
+  async snapshot (state: CartState): Promise<string | null> {
+    const data = state.stored?.data ?? EMPTY_CART
+    if (data.coupons.length > 0 || this.#shop.filters.has(ITEM_FILTER)) return null
+    return JSON.stringify(await this.state(state))
+  }
+
+  /**
+   * What snapshots depend on besides the catalog and the settings: the snapshot format, the shop's configuration
+   * and URLs, and the platform's locks (set by the Pro edition; a new locks function is a new key).
+   */
+  snapshotKey (): string {
+    const locks = this.#shop.carts.lockedLinesGeneration
+    if (this.#snapshotKey?.locks !== locks) {
+      const key = createHash('sha256').update(JSON.stringify({
+        format: SNAPSHOT_FORMAT,
+        config: this.#shop.carts.config,
+        homeUrl: this.#shop.homeUrl,
+        currency: this.#shop.serializeContext.currency
+      })).digest('base64url').slice(0, 16)
+      this.#snapshotKey = { locks, key: `${key}.${locks}` }
+    }
+    return this.#snapshotKey.key
   }
 
   /** The drawer's cart state (design §3.7): the fragment's JSON and the body of the `svc/v1` cart routes. */

@@ -14,7 +14,8 @@ declare module 'fastify' {
 
 /**
  * `extensions.svc` on every Store API cart response (the cart and each item, the cart inside a 409 included),
- * through the platform's ExtendSchema. Reads the settings on every response, so a change shows at once.
+ * through the platform's ExtendSchema. The settings come from the instance's cache, checked against the version each
+ * cart read brings along, so a change saved on any instance shows on the next response.
  */
 export const storeApiExtensionPlugin = fp(async (fastify) => {
   const { shop } = fastify
@@ -32,6 +33,8 @@ export const storeApiExtensionPlugin = fp(async (fastify) => {
     log: fastify.log
   })
   fastify.decorate('drawerCart', drawerCart)
+  // Every cart write stores the drawer's state as it will be sent, so `GET svc/v1/cart` sends stored bytes.
+  shop.carts.setSnapshotter({ key: () => drawerCart.snapshotKey(), make: (state) => drawerCart.snapshot(state) })
   shop.extendSchema.register({
     namespace: SVC_NAMESPACE,
     cart: (state) => drawerCart.cartExtension(state),

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
@@ -8,15 +8,33 @@ import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
 const tags = ['svc']
 
+/** Sends JSON bytes as they are (a string with a JSON content type is not serialized again). */
+function sendJson (reply: FastifyReply, json: string): FastifyReply {
+  return reply.type('application/json; charset=utf-8').send(json)
+}
+
 /** `GET cart`, `POST cart/remove-items`, `POST coupon`, `DELETE coupon`: the drawer's cart. */
 export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const { shop, drawerCart } = fastify
 
+  const getCart = svcRouteOptions(findRoute('GET', '/cart'))
   app.get('/cart', {
-    ...svcRouteOptions(findRoute('GET', '/cart')),
+    ...getCart,
+    config: { ...getCart.config, drawerSnapshot: true },
     schema: { tags, summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
-  }, async (request) => drawerCart.state(await cartStateOf(fastify, request)))
+  }, async (request, reply) => {
+    // A guest's cart sends the snapshot its last write stored, as it is: one storage round trip, nothing computed.
+    const read = request.svc?.cartRead ?? null
+    if (read?.snapshot != null) return sendJson(reply, read.snapshot)
+    const state = await cartStateOf(fastify, request)
+    if (read === null || request.svc?.group !== 'guest') return drawerCart.state(state)
+    // None current (a new cart, or the catalog or settings changed since): computed, and stored for the next read.
+    const made = await drawerCart.snapshot(state)
+    if (made === null) return drawerCart.state(state)
+    await shop.carts.storeSnapshot(state, read, viewerOf(request), made)
+    return sendJson(reply, made)
+  })
 
   app.post('/cart/remove-items', {
     ...svcRouteOptions(findRoute('POST', '/cart/remove-items')),

@@ -29,7 +29,7 @@ export function productCard (product: Product, fastify: FastifyInstance) {
 
 /** The cart's recommendations as the settings choose them: one settings read and one product read at most. */
 export async function recommendationsFor (fastify: FastifyInstance, state: CartState) {
-  const { settings } = await fastify.settings.get()
+  const { settings } = await fastify.settings.at(state.settingsVersion)
   const data = state.stored?.data ?? { lines: [], coupons: [] }
   const parents = new Map(state.priced.lines.map(({ parent }) => [parent.id, parent]))
   const candidates = recommendationCandidates(data, parents, settings.recommendations)

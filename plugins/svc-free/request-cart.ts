@@ -20,11 +20,15 @@ export function viewerOf (request: FastifyRequest): Viewer {
 
 const priced = new WeakMap<FastifyRequest, Promise<CartState>>()
 
-/** The request's cart, priced once per request from the copy the security plugin read. */
+/** The request's cart, priced once per request from the read the security plugin made (no storage call of its own). */
 export function cartStateOf (fastify: FastifyInstance, request: FastifyRequest): Promise<CartState> {
   let state = priced.get(request)
   if (state === undefined) {
-    state = fastify.shop.carts.price(cartKeyOf(request), request.svc?.cart ?? null, viewerOf(request))
+    const read = request.svc?.cartRead
+    // A read that answered the snapshot did not read the products: price from storage then.
+    state = read == null || read.snapshot !== null
+      ? fastify.shop.carts.price(cartKeyOf(request), request.svc?.cart ?? null, viewerOf(request))
+      : Promise.resolve(fastify.shop.carts.priceRead(cartKeyOf(request), read, viewerOf(request)))
     priced.set(request, state)
   }
   return state

@@ -44,8 +44,9 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
   pool.on('error', onError)
 
   return {
-    async query (text, params) {
-      return toResult(await pool.query(text, params as unknown[] | undefined))
+    async query (text, params, name) {
+      const values = params as unknown[] | undefined
+      return toResult(await (name === undefined ? pool.query(text, values) : pool.query({ name, text, values })))
     },
 
     async transaction (fn) {
@@ -57,8 +58,10 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
         onError(error)
       }
       connection.on('error', onConnectionError)
-      const query: SqlClient['query'] = async (text, params) =>
-        toResult(await connection.query(text, params as unknown[] | undefined))
+      const query: SqlClient['query'] = async (text, params, name) => {
+        const values = params as unknown[] | undefined
+        return toResult(await (name === undefined ? connection.query(text, values) : connection.query({ name, text, values })))
+      }
       try {
         await connection.query('BEGIN')
         const result = await fn(transactionSession(query))

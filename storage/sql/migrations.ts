@@ -90,6 +90,17 @@ export const migrations: readonly Migration[] = [
       'DROP INDEX svc_analytics_events_occurred_at_idx',
       'CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at) INCLUDE (type, drawer_add, value, visitor)'
     ]
+  },
+  {
+    id: '0003_cart_snapshots',
+    statements: [
+      // The drawer's cart state as sent, stored when the cart is written, and the versions it was computed at.
+      'ALTER TABLE svc_carts ADD COLUMN snapshot text NULL',
+      'ALTER TABLE svc_carts ADD COLUMN snapshot_stamp text NULL',
+      // Grows with every product or coupon write: a snapshot of an older catalog is not used.
+      'CREATE TABLE svc_versions (name text PRIMARY KEY, version integer NOT NULL)',
+      "INSERT INTO svc_versions (name, version) VALUES ('catalog', 1)"
+    ]
   }
 ]
 

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, Product } from '../../domain/types.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartUpdate, ProductPage, ProductQuery, Session, Storage, StoredCart,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartReadOptions, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
   StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
@@ -13,6 +13,46 @@ import {
 } from './rows.ts'
 
 const EMPTY_CART: CartData = { lines: [], coupons: [] }
+
+interface ReadCartRow extends Omit<CartRow, 'key'> {
+  key: string | null
+  products: Product[] | null
+  coupons: CouponRow[] | null
+  settings_version: number
+  catalog_version: number
+  snapshot: string | null
+}
+
+const VERSIONS = `(SELECT version FROM svc_versions WHERE name = 'catalog') AS catalog_version,
+  coalesce((SELECT version FROM svc_settings WHERE id = 1), 0) AS settings_version`
+
+/**
+ * `readCart`: one statement, so one round trip and one snapshot. The versions side always answers (even for a cart
+ * that is not stored); the cart's product ids and coupon codes are taken from its JSON by the database, unless its
+ * stored snapshot is current ($2 is the snapshot key asked for, or null), when the snapshot is answered instead.
+ */
+const READ_CART = `
+  SELECT c.key, c.user_id, c.data, c.version, c.updated_at, v.catalog_version, v.settings_version,
+    CASE WHEN c.fresh THEN c.snapshot END AS snapshot,
+    CASE WHEN c.fresh THEN NULL ELSE (SELECT jsonb_agg(p.data) FROM svc_products p WHERE p.id IN (
+      SELECT (l->>'productId')::int FROM jsonb_array_elements(c.data->'lines') AS l
+      UNION SELECT (l->>'variationId')::int FROM jsonb_array_elements(c.data->'lines') AS l
+    )) END AS products,
+    CASE WHEN c.fresh THEN NULL ELSE (SELECT jsonb_agg(jsonb_build_object('code', k.code, 'data', k.data, 'usage_count', k.usage_count))
+      FROM svc_coupons k WHERE k.code IN (SELECT lower(btrim(x)) FROM jsonb_array_elements_text(c.data->'coupons') AS x)) END AS coupons
+  FROM (SELECT ${VERSIONS}) AS v
+  LEFT JOIN LATERAL (
+    SELECT key, user_id, data, version, updated_at, snapshot,
+      snapshot_stamp = $2::text || ':' || v.catalog_version || ':' || v.settings_version AS fresh
+    FROM svc_carts WHERE key = $1
+  ) AS c ON true`
+
+interface WriteVersionsRow {
+  catalog_version: number
+  settings_version: number
+}
+
+const BUMP_CATALOG = "WITH bump AS (UPDATE svc_versions SET version = version + 1 WHERE name = 'catalog')"
 
 interface AmbientTransaction {
   session: SqlSession
@@ -70,7 +110,7 @@ export class SqlStorage implements Storage {
   async getProducts (ids: readonly number[]): Promise<Map<number, Product>> {
     if (ids.length === 0) return new Map()
     const { rows } = await this.#db.query<{ data: Product }>(
-      'SELECT data FROM svc_products WHERE id = ANY($1::int[])', [[...new Set(ids)]])
+      'SELECT data FROM svc_products WHERE id = ANY($1::int[])', [[...new Set(ids)]], 'svc_get_products')
     return new Map(rows.map((row) => [row.data.id, row.data]))
   }
 
@@ -88,7 +128,8 @@ export class SqlStorage implements Storage {
   async upsertProducts (products: readonly Product[]): Promise<void> {
     if (products.length === 0) return
     await this.#db.query(
-      `INSERT INTO svc_products (id, parent_id, type, status, catalog_visibility, name, sku, data, updated_at)
+      `${BUMP_CATALOG}
+       INSERT INTO svc_products (id, parent_id, type, status, catalog_visibility, name, sku, data, updated_at)
        SELECT (p->>'id')::int, (p->>'parentId')::int, p->>'type', p->>'status', p->>'catalogVisibility',
               p->>'name', p->>'sku', p, now()
        FROM jsonb_array_elements($1::jsonb) AS p
@@ -99,14 +140,39 @@ export class SqlStorage implements Storage {
   }
 
   async getCart (key: string): Promise<StoredCart | null> {
-    const { rows } = await this.#db.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1`, [key])
+    const { rows } = await this.#db.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1`, [key], 'svc_get_cart')
     return rows[0] ? toStoredCart(rows[0]) : null
+  }
+
+  async readCart (key: string, options: CartReadOptions = {}): Promise<CartRead> {
+    const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key, options.snapshotKey ?? null], 'svc_read_cart')
+    const row = rows[0]
+    if (row === undefined) throw new Error('the cart read returned no row')
+    const products = new Map<number, Product>()
+    for (const product of row.products ?? []) products.set(product.id, product)
+    const coupons = new Map<string, Coupon>()
+    for (const coupon of row.coupons ?? []) coupons.set(coupon.code, toCoupon(coupon))
+    return {
+      cart: row.key === null ? null : toStoredCart(row as CartRow),
+      products,
+      coupons,
+      settingsVersion: row.settings_version,
+      catalogVersion: row.catalog_version,
+      snapshot: row.snapshot
+    }
+  }
+
+  async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      'UPDATE svc_carts SET snapshot = $3, snapshot_stamp = $4 WHERE key = $1 AND version = $2',
+      [key, version, snapshot, stamp], 'svc_save_snapshot')
+    return rowCount > 0
   }
 
   async updateCart<T> (
     key: string,
     update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
-  ): Promise<{ cart: StoredCart, result: T }> {
+  ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
     try {
       return await this.#transaction(async (tx) => {
         const { row, created } = await lockCart(tx, key)
@@ -117,11 +183,18 @@ export class SqlStorage implements Storage {
           if (created) throw new Discard({ cart: current, result })
           return { cart: current, result }
         }
-        const { rows } = await tx.query<CartRow>(
+        // The versions are read in the transaction, before the new state is priced: a snapshot stamped with them is
+        // never newer than the catalog it was computed from.
+        const { rows } = await tx.query<CartRow & WriteVersionsRow>(
           `UPDATE svc_carts SET data = $2::jsonb, version = version + 1, updated_at = clock_timestamp(),
-             touch_seq = nextval('svc_carts_touch_seq')
-           WHERE key = $1 RETURNING ${CART_COLUMNS}`, [key, JSON.stringify(data)])
-        return { cart: toStoredCart(rows[0] as CartRow), result }
+             touch_seq = nextval('svc_carts_touch_seq'), snapshot = NULL, snapshot_stamp = NULL
+           WHERE key = $1 RETURNING ${CART_COLUMNS}, ${VERSIONS}`, [key, JSON.stringify(data)], 'svc_write_cart')
+        const written = rows[0] as CartRow & WriteVersionsRow
+        return {
+          cart: toStoredCart(written),
+          result,
+          versions: { catalogVersion: written.catalog_version, settingsVersion: written.settings_version }
+        }
       })
     } catch (error) {
       if (error instanceof Discard) return error.outcome as { cart: StoredCart, result: T }
@@ -131,7 +204,8 @@ export class SqlStorage implements Storage {
 
   async setCartUser (key: string, userId: number | null): Promise<void> {
     await this.#db.query(
-      `UPDATE svc_carts SET user_id = $2, updated_at = clock_timestamp(), touch_seq = nextval('svc_carts_touch_seq')
+      `UPDATE svc_carts SET user_id = $2, updated_at = clock_timestamp(), touch_seq = nextval('svc_carts_touch_seq'),
+         snapshot = NULL, snapshot_stamp = NULL
        WHERE key = $1`, [key, userId])
   }
 
@@ -154,7 +228,7 @@ export class SqlStorage implements Storage {
   async getCoupons (codes: readonly string[]): Promise<Map<string, Coupon>> {
     if (codes.length === 0) return new Map()
     const { rows } = await this.#db.query<CouponRow>(
-      'SELECT code, data, usage_count FROM svc_coupons WHERE code = ANY($1::text[])', [[...new Set(codes.map(normaliseKey))]])
+      'SELECT code, data, usage_count FROM svc_coupons WHERE code = ANY($1::text[])', [[...new Set(codes.map(normaliseKey))]], 'svc_get_coupons')
     return new Map(rows.map((row) => [row.code, toCoupon(row)]))
   }
 
@@ -162,7 +236,8 @@ export class SqlStorage implements Storage {
     if (coupons.length === 0) return
     const normalised = lastById(coupons.map((coupon) => ({ ...coupon, code: normaliseKey(coupon.code) })), (c) => c.code)
     await this.#db.query(
-      `INSERT INTO svc_coupons (code, data, usage_count)
+      `${BUMP_CATALOG}
+       INSERT INTO svc_coupons (code, data, usage_count)
        SELECT c->>'code', c, (c->>'usageCount')::int FROM jsonb_array_elements($1::jsonb) AS c
        ON CONFLICT (code) DO UPDATE SET data = EXCLUDED.data, usage_count = EXCLUDED.usage_count`,
       [JSON.stringify(normalised)])
@@ -207,7 +282,7 @@ export class SqlStorage implements Storage {
   }
 
   async getSettings (): Promise<StoredSettings | null> {
-    const { rows } = await this.#db.query<StoredSettings>('SELECT document, version FROM svc_settings WHERE id = 1')
+    const { rows } = await this.#db.query<StoredSettings>('SELECT document, version FROM svc_settings WHERE id = 1', [], 'svc_get_settings')
     return rows[0] ?? null
   }
 
@@ -308,7 +383,7 @@ export class SqlStorage implements Storage {
  */
 async function lockCart (tx: SqlSession, key: string): Promise<{ row: CartRow, created: boolean }> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const existing = await tx.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1 FOR UPDATE`, [key])
+    const existing = await tx.query<CartRow>(`SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1 FOR UPDATE`, [key], 'svc_lock_cart')
     if (existing.rows[0]) return { row: existing.rows[0], created: false }
     const inserted = await tx.query<CartRow>(
       `INSERT INTO svc_carts (key, data, version) VALUES ($1, $2::jsonb, 0)

@@ -3,8 +3,8 @@ import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
 import { applyCoupon, removeCoupon } from '../../../domain/coupons.ts'
 import { priceCart } from '../../../domain/totals.ts'
-import type { CartData, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
-import type { Storage, StoredCart } from '../../../storage/types.ts'
+import type { CartData, Coupon, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
+import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
 import { CartActionError } from './cart-action-error.ts'
 
 /** A cart as read or just written: what is stored, the priced figures and the cart hash. */
@@ -15,6 +15,8 @@ export interface CartState {
   hash: string
   /** Products of the cross-sells of the cart's lines that are not already in the cart (read on first call). */
   crossSells: () => Promise<Product[]>
+  /** The settings' version read together with the cart (a cart read), so cached settings need no read of their own. */
+  settingsVersion?: number
 }
 
 export interface AddItemInput {
@@ -41,8 +43,31 @@ export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<s
 /** Which lines of a cart only the service may change (locked add-on lines): quantity updates and removal refuse them. */
 export type LockedLines = (data: CartData) => ReadonlySet<string>
 
+/**
+ * Makes a cart's snapshot: the bytes a read may send as they are while the catalog and settings stay at the versions
+ * they were computed at. `key` names everything else they depend on (configuration, code); `make` answers null for
+ * a state that must not be stored (one that depends on the time, say).
+ */
+export interface CartSnapshotter {
+  key: () => string
+  make: (state: CartState) => Promise<string | null>
+}
+
 const EMPTY: CartData = { lines: [], coupons: [] }
 const GUEST: Viewer = { canReadPrivate: false, userId: null }
+
+function isGuest (viewer: Viewer): boolean {
+  return (viewer.userId ?? null) === null && !viewer.canReadPrivate
+}
+
+function productIds (data: CartData): Set<number> {
+  const ids = new Set<number>()
+  for (const line of data.lines) {
+    ids.add(line.productId)
+    if (line.variationId) ids.add(line.variationId)
+  }
+  return ids
+}
 
 function unwrap<T> (result: Result<T>): T {
   if (!result.ok) throw new CartActionError(result.error)
@@ -56,6 +81,8 @@ export class CartService {
   readonly #now: () => Date
   #reconciler: CartReconciler | undefined
   #lockedLines: LockedLines = () => new Set()
+  #lockedLinesGeneration = 0
+  #snapshotter: CartSnapshotter | undefined
 
   constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
     this.#storage = storage
@@ -75,6 +102,45 @@ export class CartService {
   /** Sets which lines are locked against quantity updates and removal by the shopper. */
   setLockedLines (lockedLines: LockedLines): void {
     this.#lockedLines = lockedLines
+    this.#lockedLinesGeneration++
+  }
+
+  /** Grows with every `setLockedLines` (0: none set): what a snapshot computed with the locks depends on. */
+  get lockedLinesGeneration (): number {
+    return this.#lockedLinesGeneration
+  }
+
+  /** Sets how snapshots are made: stored after every write by a guest, and after a read that found none current. */
+  setSnapshotter (snapshotter: CartSnapshotter): void {
+    this.#snapshotter = snapshotter
+  }
+
+  /** The snapshot key reads ask for (undefined: no snapshots). */
+  get snapshotKey (): string | undefined {
+    return this.#snapshotter?.key()
+  }
+
+  /**
+   * The cart as stored with its products and coupons and the settings' version (`Storage.readCart`); with
+   * `snapshot`, its current snapshot instead of products and coupons when it has one.
+   */
+  async read (key: string, { snapshot = false } = {}): Promise<CartRead> {
+    const snapshotKey = snapshot ? this.snapshotKey : undefined
+    return this.#storage.readCart(key, snapshotKey === undefined ? {} : { snapshotKey })
+  }
+
+  /**
+   * Stores the state's snapshot, stamped with the versions it was computed at, if the cart is stored, the viewer is
+   * a guest and the snapshotter makes one. Returns the snapshot, or null.
+   */
+  async storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer, made?: string): Promise<string | null> {
+    const snapshotter = this.#snapshotter
+    if (snapshotter === undefined || state.stored === null || !isGuest(viewer)) return null
+    const snapshot = made ?? await snapshotter.make(state)
+    if (snapshot === null) return null
+    const stamp = `${snapshotter.key()}:${versions.catalogVersion}:${versions.settingsVersion}`
+    await this.#storage.saveCartSnapshot(state.key, state.stored.version, stamp, snapshot)
+    return snapshot
   }
 
   /** The locked lines of a cart's data. */
@@ -82,8 +148,15 @@ export class CartService {
     return this.#lockedLines(data)
   }
 
+  /** The cart as stored, priced: one storage round trip (`Storage.readCart`). */
   async get (key: string, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.price(key, await this.#storage.getCart(key), viewer)
+    return this.priceRead(key, await this.#storage.readCart(key), viewer)
+  }
+
+  /** Prices a cart read with its products and coupons (`Storage.readCart`): no storage call. */
+  priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
+    const data = read.cart?.data ?? EMPTY
+    return { ...this.#priced(key, read.cart, read.products, read.coupons, productIds(data), viewer), settingsVersion: read.settingsVersion }
   }
 
   async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
@@ -202,19 +275,25 @@ export class CartService {
   }
 
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
-    const { cart } = await this.#storage.updateCart(key, (current) => ({ data: change(current.data), result: null }))
+    const { cart, versions } = await this.#storage.updateCart(key, (current) => ({ data: change(current.data), result: null }))
     if (viewer.userId && cart.userId !== viewer.userId) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
     }
     const state = await this.price(key, cart, viewer)
     const drop = this.#reconciler === undefined ? new Set<string>() : await this.#reconciler(state, viewer)
-    if (drop.size === 0) return state
-    const { cart: reconciled } = await this.#storage.updateCart(key, (current) => ({
+    if (drop.size === 0) return this.#snapshotAfterWrite(state, versions, viewer)
+    const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (current) => ({
       data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
       result: null
     }))
-    return this.price(key, reconciled, viewer)
+    return this.#snapshotAfterWrite(await this.price(key, reconciled, viewer), reconciledVersions, viewer)
+  }
+
+  /** After a write: the new state's snapshot is stored, so the next read sends it as it is. */
+  async #snapshotAfterWrite (state: CartState, versions: WriteVersions | undefined, viewer: Viewer): Promise<CartState> {
+    if (versions !== undefined) await this.storeSnapshot(state, versions, viewer)
+    return state
   }
 
   async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product }> {
@@ -240,16 +319,16 @@ export class CartService {
   /** Prices a cart already read (for example by the security plugin, which reads it to start the session). */
   async price (key: string, stored: StoredCart | null, viewer: Viewer = GUEST): Promise<CartState> {
     const data = stored?.data ?? EMPTY
-    const ids = new Set<number>()
-    for (const line of data.lines) {
-      ids.add(line.productId)
-      if (line.variationId) ids.add(line.variationId)
-    }
+    const ids = productIds(data)
     const [products, coupons] = await Promise.all([
       this.#storage.getProducts([...ids]),
       this.#storage.getCoupons(data.coupons)
     ])
-    const priced = priceCart(data, products, coupons, this.#config, this.#now(), viewer)
+    return this.#priced(key, stored, products, coupons, ids, viewer)
+  }
+
+  #priced (key: string, stored: StoredCart | null, products: Map<number, Product>, coupons: Map<string, Coupon>, ids: Set<number>, viewer: Viewer): CartState {
+    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer)
     let crossSells: Promise<Product[]> | undefined
     return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
   }
