@@ -39,7 +39,7 @@ export const USAGE = `Usage: npm run bench -- [options]
 Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
   --carts <list>     GET svc/v1/cart with this many carts stored, e.g. 1000,1000000 (BENCH_CARTS)
   --visitors <n>     distinct visitors through the rate limiter, Redis memory before/after (BENCH_VISITORS)
-  --visitor-window <s>  the visitors run's rate window              (BENCH_VISITOR_WINDOW, default 5)
+  --visitor-window <s>  the visitors run's rate window              (BENCH_VISITOR_WINDOW, default 30)
   --soak <s>         mixed load with the app's RSS sampled each second, e.g. 300 (BENCH_SOAK)
   --scale-only       run no scenario, only the scale runs asked for
 
@@ -99,7 +99,7 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     scaleOnly: values['scale-only'] ?? false,
     carts,
     visitors: integer('visitors', values.visitors ?? env.BENCH_VISITORS, 0, 0),
-    visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 5, 1),
+    visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 30, 1),
     soak: integer('soak', values.soak ?? env.BENCH_SOAK, 0, 0),
     scenarios,
     databaseUrl: url(env.DATABASE_URL),

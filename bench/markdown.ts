@@ -38,8 +38,8 @@ export function markdownReport (report: BenchReport): string {
   if (visitors !== undefined) {
     lines.push(`**Rate limiter, ${integer.format(visitors.visitors)} distinct visitors** (window ${visitors.windowSeconds} s, ` +
       `${integer.format(visitors.requestsPerSecond)} req/s, status codes ${JSON.stringify(visitors.statusCodes)}): Redis used_memory ` +
-      `${mib(visitors.before.usedMemoryBytes)} before, ${mib(visitors.afterLoad.usedMemoryBytes)} with ${integer.format(visitors.afterLoad.keys)} keys ` +
-      `after the load, ${mib(visitors.afterWindow.usedMemoryBytes)} with ${visitors.afterWindow.keys} keys after the window` +
+      `${mib(visitors.before.usedMemoryBytes)} before, ${mib(visitors.peakMemoryBytes)} at most during the load, ` +
+      `${mib(visitors.afterLoad.usedMemoryBytes)} with ${integer.format(visitors.afterLoad.keys)} keys after the load, ${mib(visitors.afterWindow.usedMemoryBytes)} with ${visitors.afterWindow.keys} keys after the window` +
       `${visitors.keysGoneAfterMs === null ? '' : ` (all gone ${(visitors.keysGoneAfterMs / 1000).toFixed(1)} s after the load)`}.`, '')
   }
   if (soak !== undefined) {

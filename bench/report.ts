@@ -93,6 +93,8 @@ export interface VisitorsReport {
   errors: number
   before: RedisSnapshot
   afterLoad: RedisSnapshot
+  /** The largest used_memory sampled (every second) during the load. */
+  peakMemoryBytes: number
   afterWindow: RedisSnapshot
   /** Milliseconds from the end of the load until no key of the run was left; null: some were left. */
   keysGoneAfterMs: number | null
@@ -249,7 +251,7 @@ export function formatReport (report: BenchReport): string {
       times(scenario.ratio.p50), times(scenario.ratio.p97_5), times(scenario.ratio.p99), '', '', '', '', '', ''
     ])
   }
-  lines.push(table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])))
+  if (report.scenarios.length > 0) lines.push(table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])))
   lines.push('')
   for (const scenario of report.scenarios) {
     const perRound = TARGETS.map((target) => `${target} ${scenario.targets[target].rounds.map((round) => integer.format(round.requestsPerSecond)).join(' / ')}`)

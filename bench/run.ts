@@ -355,8 +355,19 @@ async function visitorsRun (config: BenchConfig, prefix: string, prepare: Prepar
     const item = await prepare(removeItems, `${REMOVE_ITEMS} (visitors run)`, config.visitors, 'short')
     const before = await probe.snapshot()
     log(`visitors run: ${config.visitors} requests, one visitor each, window ${config.visitorWindow} s`)
-    const result = await run(item)
+    // Redis memory every second while the load runs: windows that end during a long run are gone by its end.
+    let peakMemoryBytes = before.usedMemoryBytes
+    const sampler = setInterval(() => {
+      probe.usedMemory().then((bytes) => { peakMemoryBytes = Math.max(peakMemoryBytes, bytes) }, () => {})
+    }, 1000)
+    let result: LoadResult
+    try {
+      result = await run(item)
+    } finally {
+      clearInterval(sampler)
+    }
     const after = await probe.snapshot()
+    peakMemoryBytes = Math.max(peakMemoryBytes, after.usedMemoryBytes)
     log(`visitors run: ${after.keys} keys, used_memory ${before.usedMemoryBytes} → ${after.usedMemoryBytes} B; waiting for the window to end`)
     await new Promise((resolve) => setTimeout(resolve, config.visitorWindow * 1000))
     const expired = await waitForKeysGone(probe, 30_000)
@@ -370,6 +381,7 @@ async function visitorsRun (config: BenchConfig, prefix: string, prepare: Prepar
       errors: result.errors,
       before,
       afterLoad: after,
+      peakMemoryBytes,
       afterWindow: expired.snapshot,
       keysGoneAfterMs: expired.snapshot.keys === 0 ? config.visitorWindow * 1000 + expired.waitedMs : null
     }

@@ -36,16 +36,18 @@ export interface RedisSnapshot {
 
 export interface RedisProbe {
   snapshot: () => Promise<RedisSnapshot>
+  usedMemory: () => Promise<number>
   close: () => Promise<void>
 }
 
 export function redisProbe (url: string, prefix: string): RedisProbe {
   const client = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 1 })
   client.on('error', () => {})
+  const usedMemory = async (): Promise<number> => Number(/^used_memory:(\d+)/m.exec(await client.info('memory'))?.[1] ?? 0)
   return {
+    usedMemory,
     async snapshot () {
-      const info = await client.info('memory')
-      const used = /^used_memory:(\d+)/m.exec(info)?.[1]
+      const used = await usedMemory()
       let keys = 0
       let cursor = '0'
       do {
@@ -53,7 +55,7 @@ export function redisProbe (url: string, prefix: string): RedisProbe {
         cursor = next
         keys += found.length
       } while (cursor !== '0')
-      return { usedMemoryBytes: Number(used ?? 0), keys }
+      return { usedMemoryBytes: used, keys }
     },
     async close () { await client.quit().catch(() => client.disconnect()) }
   }
