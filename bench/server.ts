@@ -17,6 +17,8 @@ import type { RateCounter } from '../storage/types.ts'
 import { benchProducts } from './catalog.ts'
 import { runChild, type AppReady, type AppStart } from './ipc.ts'
 
+const SEED_TIMEOUT_MS = 30 * 60_000
+
 /** The limiter off: every hit is the first of its window, and nothing is stored. */
 const countNothing: RateCounter = {
   name: 'none',
@@ -34,11 +36,15 @@ runChild<AppStart, AppReady>(async (start) => {
   const client: SqlClient = start.databaseUrl !== null
     ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema })
     : await createPgliteClient(start.dataDir)
+  // Seeding a million carts takes longer than the app's query timeout: the orchestrator's SQL has a client of its own.
+  const seeder: SqlClient = start.databaseUrl !== null
+    ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema, max: 1, queryTimeoutMillis: SEED_TIMEOUT_MS })
+    : client
   const counters: RateCounter[] = []
   const apps: Array<{ close: () => Promise<unknown> }> = []
   const closeAll = async (): Promise<void> => {
     await Promise.allSettled(apps.map((app) => app.close()))
-    await Promise.allSettled([client.close(), ...counters.map((counter) => counter.close())])
+    await Promise.allSettled([client.close(), ...(seeder === client ? [] : [seeder.close()]), ...counters.map((counter) => counter.close())])
   }
   try {
     await migrate(client)
@@ -73,7 +79,7 @@ runChild<AppStart, AppReady>(async (start) => {
     return {
       ready: { url, unlimitedUrl, shortWindowUrl, storage: storage.name, rateCounter: main.name },
       close: closeAll,
-      sql: async (statement, params) => (await client.query(statement, params)).rows
+      sql: async (statement, params) => (await seeder.query(statement, params)).rows
     }
   } catch (error) {
     await closeAll()
