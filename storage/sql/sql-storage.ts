@@ -7,6 +7,7 @@ import type {
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
+import { KeyedQueue } from './keyed-queue.ts'
 import {
   CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow
@@ -75,6 +76,10 @@ export class SqlStorage implements Storage {
   // Storage calls made inside an `updateCart` callback join its transaction instead of waiting for a second
   // connection (PGlite has one; a pool can run dry), which would otherwise deadlock.
   readonly #ambient = new AsyncLocalStorage<AmbientTransaction>()
+  // Writes of one cart wait here, in this process, for the one before them instead of each holding a pooled
+  // connection while it waits for the row lock: a burst on one hot cart cannot drain the pool (and time out the
+  // requests of every other cart). The row lock still orders writes across instances.
+  readonly #cartWrites = new KeyedQueue()
 
   constructor (name: string, client: SqlClient) {
     this.name = name
@@ -170,6 +175,15 @@ export class SqlStorage implements Storage {
   }
 
   async updateCart<T> (
+    key: string,
+    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
+  ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
+    // Inside another write's transaction the lock is taken in that transaction; queueing there could wait on itself.
+    if (this.#ambient.getStore()?.open === true) return this.#updateCart(key, update)
+    return this.#cartWrites.run(key, () => this.#updateCart(key, update))
+  }
+
+  async #updateCart<T> (
     key: string,
     update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
   ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
