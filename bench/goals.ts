@@ -57,7 +57,8 @@ export function goals (results: ScenarioResult[], scale: ScaleReport): Goal[] {
     found.push({
       goal: `RSS stable ±10 % over the ${scale.soak.seconds} s mixed run`,
       figure: `${rss.referenceMiB} MiB after warm-up, ${rss.lastMiB} MiB at the end (drift ${pct(rss.drift)}, spread ${pct(rss.spread)})`,
-      met: Math.abs(rss.drift) <= 0.1 && rss.spread <= 0.2
+      // The end against the warmed-up start; the spread (garbage collection's saw-tooth) is shown, not judged.
+      met: Math.abs(rss.drift) <= 0.1
     })
   }
   return found
