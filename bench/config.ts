@@ -15,6 +15,8 @@ export interface BenchConfig {
   appNodeArgs: string[]
   /** Carts each write scenario seeds (one per request sent to the app); null: sized from the run's length. */
   writePool: number | null
+  /** The app's PostgreSQL pool size (null: the storage's default). */
+  poolSize: number | null
   /** Skip the scenarios: only the scale runs asked for. */
   scaleOnly: boolean
   /** Scale run (a): the svc cart figure with this many carts stored, one run per size, e.g. [1000, 1000000]. */
@@ -34,6 +36,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 50)
   --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 2)
   --scenario <name>  run only this scenario (repeatable)     (BENCH_SCENARIOS, comma-separated)
+  --pg-pool <n>      the app's PostgreSQL pool size            (BENCH_PG_POOL, default the storage's 10)
   --write-pool <n>   carts seeded per write scenario          (BENCH_WRITE_POOL, default 3000 per second of load)
 
 Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
@@ -77,6 +80,7 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
         'visitor-window': { type: 'string' },
         soak: { type: 'string' },
         'scale-only': { type: 'boolean' },
+        'pg-pool': { type: 'string' },
         help: { type: 'boolean', short: 'h' }
       },
       strict: true,
@@ -97,6 +101,7 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     warmup: integer('warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0),
     writePool: pool === undefined || pool === '' ? null : integer('write-pool', pool, 0, 1),
     scaleOnly: values['scale-only'] ?? false,
+    poolSize: (values['pg-pool'] ?? env.BENCH_PG_POOL ?? '') === '' ? null : integer('pg-pool', values['pg-pool'] ?? env.BENCH_PG_POOL, 10, 1),
     carts,
     visitors: integer('visitors', values.visitors ?? env.BENCH_VISITORS, 0, 0),
     visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 30, 1),

@@ -13,6 +13,8 @@ export interface AppStart {
   secret: string
   /** Bench-only: every rate limit times this, so a load test is not refused. */
   rateLimitMultiplier: number
+  /** The app's PostgreSQL pool size (null: the storage's default, 10). */
+  poolSize: number | null
   /** Start a third app whose rate windows last this long (the visitors run); null: none. */
   shortWindowMs: number | null
 }

@@ -123,7 +123,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     redisKeyPrefix,
     secret,
     rateLimitMultiplier: RATE_LIMIT_MULTIPLIER,
-    shortWindowMs: config.visitors > 0 ? config.visitorWindow * 1000 : null
+    shortWindowMs: config.visitors > 0 ? config.visitorWindow * 1000 : null,
+    poolSize: config.poolSize
   }
   const app = await startChild<AppReady>('app server', './server.ts', appStart, cleanup, config.appNodeArgs)
   checkpoint()

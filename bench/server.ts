@@ -34,7 +34,7 @@ function shortWindows (counter: RateCounter, windowMs: number): RateCounter {
 
 runChild<AppStart, AppReady>(async (start) => {
   const client: SqlClient = start.databaseUrl !== null
-    ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema })
+    ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema, ...(start.poolSize === null ? {} : { max: start.poolSize }) })
     : await createPgliteClient(start.dataDir)
   // Seeding a million carts takes longer than the app's query timeout: the orchestrator's SQL has a client of its own.
   const seeder: SqlClient = start.databaseUrl !== null
