@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { restError } from '../../errors/index.ts'
 import { SettingsSchema } from '../../schemas/settings.ts'
-import { describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
+import { bundleLoader, describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
 import type { Edition } from '../security/index.ts'
 import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
 import { requestUser } from '../shop/auth/session-cookie.ts'
@@ -53,25 +52,9 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   const { shop } = fastify
   const pro = options.edition === 'pro'
   const style = describeBundle(Buffer.from(ADMIN_CSS))
-  let loading: Promise<ClientBundle> | undefined
-
-  async function load (): Promise<ClientBundle> {
-    const path = options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE)
-    try {
-      return describeBundle(await readFile(path))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      fastify.log.warn({ path }, 'the admin script is not built (npm run build:client): bundling it in memory')
-      return bundleAdmin()
-    }
-  }
-  function script (): Promise<ClientBundle> {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    })
-    return loading
-  }
+  const script = bundleLoader(options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE), () => bundleAdmin(), () => {
+    fastify.log.warn('the admin script is not built (npm run build:client): bundling it in memory')
+  })
 
   async function assets (): Promise<AdminAssets> {
     return { script: `${ADMIN_SCRIPT_PATH}?v=${(await script()).hash}`, style: `${ADMIN_STYLE_PATH}?v=${style.hash}` }

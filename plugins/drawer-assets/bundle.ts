@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -39,11 +40,11 @@ export function describeBundle (code: Buffer): ClientBundle {
   }
 }
 
-/** Bundles `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
-export async function bundleClient (root = packageRoot()): Promise<ClientBundle> {
+/** Bundles one entry point of `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
+export async function bundleEntry (entry: string, root = packageRoot()): Promise<ClientBundle> {
   const { build } = await import('esbuild')
   const result = await build({
-    entryPoints: [join(root, CLIENT_ENTRY)],
+    entryPoints: [join(root, entry)],
     tsconfig: join(root, CLIENT_TSCONFIG),
     bundle: true,
     minify: true,
@@ -57,4 +58,33 @@ export async function bundleClient (root = packageRoot()): Promise<ClientBundle>
   const output = result.outputFiles[0]
   if (output === undefined) throw new Error('esbuild produced no output')
   return describeBundle(Buffer.from(output.contents))
+}
+
+/** The drawer and launcher script. */
+export function bundleClient (root = packageRoot()): Promise<ClientBundle> {
+  return bundleEntry(CLIENT_ENTRY, root)
+}
+
+/**
+ * A script's bundle, read once from the file `npm run build:client` wrote, or bundled in memory (after `onMissing`)
+ * when there is none; a failure is not kept, so the next call tries again.
+ */
+export function bundleLoader (path: string, bundle: () => Promise<ClientBundle>, onMissing: () => void): () => Promise<ClientBundle> {
+  let loading: Promise<ClientBundle> | undefined
+  async function load (): Promise<ClientBundle> {
+    try {
+      return describeBundle(await readFile(path))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+      onMissing()
+      return bundle()
+    }
+  }
+  return () => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined
+      throw error
+    })
+    return loading
+  }
 }

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { restError } from '../../errors/index.ts'
 import type { Edition } from '../security/index.ts'
 import type { StorefrontContext, StorefrontScript } from '../shop/storefront/hooks.ts'
-import { BUNDLE_FILE, bundleClient, describeBundle, packageRoot, type ClientBundle } from './bundle.ts'
+import { BUNDLE_FILE, bundleClient, bundleLoader, packageRoot, type ClientBundle } from './bundle.ts'
 import { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
 
 export interface DrawerAssetsOptions {
@@ -23,25 +22,9 @@ export const DRAWER_SCRIPT_PATH = '/assets/svc-drawer.js'
  */
 export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, options) => {
   const { shop, settings } = fastify
-  let loading: Promise<ClientBundle> | undefined
-
-  async function load (): Promise<ClientBundle> {
-    const path = options.bundlePath ?? join(packageRoot(), BUNDLE_FILE)
-    try {
-      return describeBundle(await readFile(path))
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-      fastify.log.warn({ path }, 'the drawer script is not built (npm run build:client): bundling it in memory')
-      return bundleClient()
-    }
-  }
-  function bundle (): Promise<ClientBundle> {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined
-      throw error
-    })
-    return loading
-  }
+  const bundle = bundleLoader(options.bundlePath ?? join(packageRoot(), BUNDLE_FILE), () => bundleClient(), () => {
+    fastify.log.warn('the drawer script is not built (npm run build:client): bundling it in memory')
+  })
 
   fastify.get<{ Querystring: { v?: string } }>(DRAWER_SCRIPT_PATH, {
     schema: {
