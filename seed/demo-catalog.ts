@@ -2,9 +2,11 @@ import type { Coupon, Product } from '../domain/types.ts'
 
 /** The demo shop: at least one product for every catalog case the platform handles. */
 
-type Draft = Partial<Product> & Pick<Product, 'id' | 'name' | 'regularPrice'>
+export type ProductDraft = Partial<Product> & Pick<Product, 'id' | 'name' | 'regularPrice'>
+type Draft = ProductDraft
 
-function product (draft: Draft, homeUrl: string): Product {
+/** A published, visible, in-stock simple product with the draft's fields on top. */
+export function product (draft: Draft, homeUrl: string): Product {
   const slug = draft.slug ?? draft.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/(^-|-$)/g, '')
   return {
     parentId: 0,
