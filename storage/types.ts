@@ -115,17 +115,6 @@ export interface CartRead {
   settingsVersion: number
   /** The catalog's version (grows with every product or coupon write). */
   catalogVersion: number
-  /**
-   * The cart's stored snapshot (`saveCartSnapshot`) when asked for with `snapshotKey` and still current: stamped
-   * `{snapshotKey}:{catalogVersion}:{settingsVersion}` as they are now. Then `products` and `coupons` are not read
-   * (empty maps). Null otherwise.
-   */
-  snapshot: string | null
-}
-
-export interface CartReadOptions {
-  /** Answer the cart's snapshot instead of its products and coupons, if its stamp is `{snapshotKey}:…` and current. */
-  snapshotKey?: string
 }
 
 /** Everything the plugins persist. Implementations must serialise writes to one cart (no lost updates). */
@@ -139,10 +128,16 @@ export interface Storage {
 
   getCart (key: string): Promise<StoredCart | null>
   /** The cart, its products and coupons and the settings' version, as one consistent read (one statement). */
-  readCart (key: string, options?: CartReadOptions): Promise<CartRead>
+  readCart (key: string): Promise<CartRead>
+  /**
+   * The cart's stored snapshot (`saveCartSnapshot`) if its stamp is `{snapshotKey}:{catalogVersion}:{settingsVersion}`
+   * with the versions as they are now; else null (no cart, no snapshot, or one computed from older data). One lean
+   * statement: the read path of a cart that has not changed since its last write sends these bytes as they are.
+   */
+  readCartSnapshot (key: string, snapshotKey: string): Promise<string | null>
   /**
    * Stores a snapshot of the cart (the drawer's state as sent) if the cart is still at `version`; any write of the
-   * cart drops it. `stamp` says what it was computed from (see `CartRead.snapshot`). Returns whether it was stored.
+   * cart drops it. `stamp` says what it was computed from (see `readCartSnapshot`). Returns whether it was stored.
    */
   saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
   /**

@@ -8,7 +8,7 @@ import type { Shop } from '../shop/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-table.ts'
 
-const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, cartRead: null, user: null, session: null }
+const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, cartRead: null, snapshot: null, user: null, session: null }
 
 function header (request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name]
@@ -28,9 +28,9 @@ async function login (request: FastifyRequest, shop: Shop, unavailable: 'svc_car
 /**
  * The access groups of specification §5 and design §3.3. Cart session: a valid Cart-Token; a logged-in visitor must
  * also send a valid `X-WP-Nonce`, a guest must not send one. Admin: logged in (401), a valid nonce and `manage_shop`
- * (403). Public: nothing.
+ * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current.
  */
-export async function resolveAccess (request: FastifyRequest, shop: Shop, access: AccessGroup): Promise<SvcRequestContext> {
+export async function resolveAccess (request: FastifyRequest, shop: Shop, access: AccessGroup, drawerSnapshot = false): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')
 
@@ -39,7 +39,7 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     if (authenticated === null) throw restError('svc_not_logged_in')
     if (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
     if (!can(authenticated.user, MANAGE_SHOP)) throw restError('svc_forbidden')
-    return { group: 'admin', cartKey: null, cart: null, cartRead: null, user: authenticated.user, session: authenticated.session }
+    return { group: 'admin', cartKey: null, cart: null, cartRead: null, snapshot: null, user: authenticated.user, session: authenticated.session }
   }
 
   const token = header(request, 'cart-token')
@@ -54,22 +54,26 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     throw restError('svc_invalid_nonce')
   }
 
-  // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
-  let cartRead
   try {
-    // A route that sends the drawer's state as stored asks for the snapshot (guests only: it is a guest's view).
-    const snapshot = authenticated === null && request.routeOptions.config.drawerSnapshot === true
-    cartRead = await shop.carts.read(cartKey, { snapshot })
+    // A route that sends the drawer's state as stored reads the snapshot first (guests only: it is a guest's view);
+    // while it is current, that one lean statement is the request's only storage call.
+    if (authenticated === null && drawerSnapshot) {
+      const snapshot = await shop.carts.readSnapshot(cartKey)
+      if (snapshot !== null) return { group: 'guest', cartKey, cart: null, cartRead: null, snapshot, user: null, session: null }
+    }
+    // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
+    const cartRead = await shop.carts.read(cartKey)
+    return {
+      group: authenticated === null ? 'guest' : 'shopper',
+      cartKey,
+      cart: cartRead.cart,
+      cartRead,
+      snapshot: null,
+      user: authenticated?.user ?? null,
+      session: authenticated?.session ?? null
+    }
   } catch (error) {
     if (isStorageUnavailable(error)) throw restError('svc_cart_session_unavailable')
     throw error
-  }
-  return {
-    group: authenticated === null ? 'guest' : 'shopper',
-    cartKey,
-    cart: cartRead.cart,
-    cartRead,
-    user: authenticated?.user ?? null,
-    session: authenticated?.session ?? null
   }
 }

@@ -11,6 +11,11 @@ export interface SvcRequestContext {
   cart: StoredCart | null
   /** The same read with the cart's products, coupons and the settings' version (cart-session routes), else null. */
   cartRead: CartRead | null
+  /**
+   * The drawer's state as stored at the cart's last write, when the route asked for it (`drawerSnapshot`), the
+   * caller is a guest and it is still current; then `cart` and `cartRead` were not read (null). Else null.
+   */
+  snapshot: string | null
   user: User | null
   session: Session | null
 }
@@ -19,7 +24,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on every `svc/v1` route: its row of the route table. */
     svc?: SvcRouteSpec
-    /** The route sends the drawer's cart state as stored when it can: a guest's cart read asks for the snapshot. */
+    /** The route sends the drawer's cart state as stored when it can: a guest's request reads the snapshot first. */
     drawerSnapshot?: boolean
   }
   interface FastifyRequest {

@@ -64,7 +64,13 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
   fastify.decorateRequest('svc', null)
 
+  const configured = normaliseOrigins([...(options.allowedOrigins ?? [])])
+  if (configured.invalid.length > 0) fastify.log.warn({ invalid: configured.invalid }, 'allowedOrigins: entries that are not origins were ignored')
+  const configuredOrigins = configured.origins
+
   async function allowedExtraOrigins (): Promise<Set<string>> {
+    // Without a filter the list is the configured one: nothing to run or compare on each request.
+    if (!shop.filters.has('svc_rest_allowed_origins')) return configuredOrigins
     const values = await shop.filters.apply('svc_rest_allowed_origins', [...(options.allowedOrigins ?? [])])
     const list = Array.isArray(values) ? values : []
     const key = JSON.stringify(list)
@@ -89,9 +95,9 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
       : refusedRequest(request.headers, query)
     if (refused !== null) throw restError(refused)
 
-    const spec = request.routeOptions.config.svc
+    const { svc: spec, drawerSnapshot } = request.routeOptions.config
     if (spec === undefined) return
-    request.svc = await resolveAccess(request, shop, spec.access)
+    request.svc = await resolveAccess(request, shop, spec.access, drawerSnapshot === true)
     if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
   })
 

@@ -25,8 +25,9 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     schema: { tags, summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
   }, async (request, reply) => {
     // A guest's cart sends the snapshot its last write stored, as it is: one storage round trip, nothing computed.
+    const stored = request.svc?.snapshot ?? null
+    if (stored !== null) return sendJson(reply, stored)
     const read = request.svc?.cartRead ?? null
-    if (read?.snapshot != null) return sendJson(reply, read.snapshot)
     const state = await cartStateOf(fastify, request)
     if (read === null || request.svc?.group !== 'guest') return drawerCart.state(state)
     // None current (a new cart, or the catalog or settings changed since): computed, and stored for the next read.

@@ -24,10 +24,10 @@ const priced = new WeakMap<FastifyRequest, Promise<CartState>>()
 export function cartStateOf (fastify: FastifyInstance, request: FastifyRequest): Promise<CartState> {
   let state = priced.get(request)
   if (state === undefined) {
-    const read = request.svc?.cartRead
-    // A read that answered the snapshot did not read the products: price from storage then.
-    state = read == null || read.snapshot !== null
-      ? fastify.shop.carts.price(cartKeyOf(request), request.svc?.cart ?? null, viewerOf(request))
+    const read = request.svc?.cartRead ?? null
+    // A request answered by the stored snapshot read nothing else: the cart is read now.
+    state = read === null
+      ? fastify.shop.carts.get(cartKeyOf(request), viewerOf(request))
       : Promise.resolve(fastify.shop.carts.priceRead(cartKeyOf(request), read, viewerOf(request)))
     priced.set(request, state)
   }

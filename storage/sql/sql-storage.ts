@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, Product } from '../../domain/types.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartReadOptions, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
   StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
@@ -21,7 +21,6 @@ interface ReadCartRow extends Omit<CartRow, 'key'> {
   coupons: CouponRow[] | null
   settings_version: number
   catalog_version: number
-  snapshot: string | null
 }
 
 const VERSIONS = `(SELECT version FROM svc_versions WHERE name = 'catalog') AS catalog_version,
@@ -29,24 +28,24 @@ const VERSIONS = `(SELECT version FROM svc_versions WHERE name = 'catalog') AS c
 
 /**
  * `readCart`: one statement, so one round trip and one snapshot. The versions side always answers (even for a cart
- * that is not stored); the cart's product ids and coupon codes are taken from its JSON by the database, unless its
- * stored snapshot is current ($2 is the snapshot key asked for, or null), when the snapshot is answered instead.
+ * that is not stored); the cart's product ids and coupon codes are taken from its JSON by the database.
  */
 const READ_CART = `
   SELECT c.key, c.user_id, c.data, c.version, c.updated_at, v.catalog_version, v.settings_version,
-    CASE WHEN c.fresh THEN c.snapshot END AS snapshot,
-    CASE WHEN c.fresh THEN NULL ELSE (SELECT jsonb_agg(p.data) FROM svc_products p WHERE p.id IN (
+    (SELECT jsonb_agg(p.data) FROM svc_products p WHERE p.id IN (
       SELECT (l->>'productId')::int FROM jsonb_array_elements(c.data->'lines') AS l
       UNION SELECT (l->>'variationId')::int FROM jsonb_array_elements(c.data->'lines') AS l
-    )) END AS products,
-    CASE WHEN c.fresh THEN NULL ELSE (SELECT jsonb_agg(jsonb_build_object('code', k.code, 'data', k.data, 'usage_count', k.usage_count))
-      FROM svc_coupons k WHERE k.code IN (SELECT lower(btrim(x)) FROM jsonb_array_elements_text(c.data->'coupons') AS x)) END AS coupons
+    )) AS products,
+    (SELECT jsonb_agg(jsonb_build_object('code', k.code, 'data', k.data, 'usage_count', k.usage_count))
+      FROM svc_coupons k WHERE k.code IN (SELECT lower(btrim(x)) FROM jsonb_array_elements_text(c.data->'coupons') AS x)) AS coupons
   FROM (SELECT ${VERSIONS}) AS v
-  LEFT JOIN LATERAL (
-    SELECT key, user_id, data, version, updated_at, snapshot,
-      snapshot_stamp = $2::text || ':' || v.catalog_version || ':' || v.settings_version AS fresh
-    FROM svc_carts WHERE key = $1
-  ) AS c ON true`
+  LEFT JOIN LATERAL (SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1) AS c ON true`
+
+/** `readCartSnapshot`: the snapshot column alone, of the one row whose stamp names the versions as they are now. */
+const READ_CART_SNAPSHOT = `
+  SELECT snapshot FROM svc_carts
+  WHERE key = $1 AND snapshot_stamp = $2::text || ':' || (SELECT version FROM svc_versions WHERE name = 'catalog')
+    || ':' || coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)`
 
 interface WriteVersionsRow {
   catalog_version: number
@@ -149,8 +148,8 @@ export class SqlStorage implements Storage {
     return rows[0] ? toStoredCart(rows[0]) : null
   }
 
-  async readCart (key: string, options: CartReadOptions = {}): Promise<CartRead> {
-    const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key, options.snapshotKey ?? null], 'svc_read_cart')
+  async readCart (key: string): Promise<CartRead> {
+    const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key], 'svc_read_cart')
     const row = rows[0]
     if (row === undefined) throw new Error('the cart read returned no row')
     const products = new Map<number, Product>()
@@ -162,9 +161,13 @@ export class SqlStorage implements Storage {
       products,
       coupons,
       settingsVersion: row.settings_version,
-      catalogVersion: row.catalog_version,
-      snapshot: row.snapshot
+      catalogVersion: row.catalog_version
     }
+  }
+
+  async readCartSnapshot (key: string, snapshotKey: string): Promise<string | null> {
+    const { rows } = await this.#db.query<{ snapshot: string }>(READ_CART_SNAPSHOT, [key, snapshotKey], 'svc_read_cart_snapshot')
+    return rows[0]?.snapshot ?? null
   }
 
   async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 /**
  * `Storage.readCart` and cart snapshots on every SQL backend: the cart with its products, coupons and the versions in
- * one read; a snapshot answered only while it is current.
+ * one read; `readCartSnapshot` answers a snapshot only while it is current.
  */
 import { randomUUID } from 'node:crypto'
 import { test } from 'tap'
@@ -28,7 +28,7 @@ for (const backend of storageBackends()) {
     t.equal(missing.cart, null, 'a cart not stored')
     t.equal(missing.products.size, 0)
     t.equal(missing.settingsVersion, 0, 'no settings stored: version 0')
-    t.equal(missing.snapshot, null)
+    t.equal(await storage.readCartSnapshot(`t_${randomUUID()}`, 'k1'), null, 'no snapshot of a cart not stored')
 
     const key = `t_${randomUUID()}`
     const { cart, versions } = await storage.updateCart(key, () => ({ data: { lines: [line(1), line(2, 21)], coupons: ['TEN'] }, result: null }))
@@ -48,31 +48,29 @@ for (const backend of storageBackends()) {
     t.notOk(await storage.saveCartSnapshot(key, cart.version - 1, stamp(now.catalogVersion, now.settingsVersion), '{"old":true}'),
       'a snapshot of an older version of the cart is not stored')
     t.ok(await storage.saveCartSnapshot(key, cart.version, stamp(now.catalogVersion, now.settingsVersion), '{"state":1}'))
-    const withSnapshot = await storage.readCart(key, { snapshotKey: 'k1' })
-    t.equal(withSnapshot.snapshot, '{"state":1}', 'a current snapshot is answered')
-    t.equal(withSnapshot.products.size, 0, 'without the products')
-    t.equal((await storage.readCart(key, { snapshotKey: 'k2' })).snapshot, null, 'not for another snapshot key')
-    t.equal((await storage.readCart(key)).snapshot, null, 'nor when none is asked for')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), '{"state":1}', 'a current snapshot is answered')
+    t.equal(await storage.readCartSnapshot(key, 'k2'), null, 'not for another snapshot key')
+    t.equal(await storage.readCartSnapshot(key, 'k'), null, 'nor for a key that is a prefix of its own')
+    t.strictSame((await storage.readCart(key)).cart, cart, 'the full read still reads the cart itself')
 
     await storage.upsertProducts([makeProduct({ id: 3, name: 'Not in the cart, renamed' })])
-    const afterCatalog = await storage.readCart(key, { snapshotKey: 'k1' })
+    const afterCatalog = await storage.readCart(key)
     t.equal(afterCatalog.catalogVersion, now.catalogVersion + 1, 'a product write moves the catalog version')
-    t.equal(afterCatalog.snapshot, null, 'so the snapshot is no longer current')
-    t.equal(afterCatalog.products.size, 3, 'and the products are read')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'so the snapshot is no longer current')
 
     await storage.saveCartSnapshot(key, cart.version, stamp(afterCatalog.catalogVersion, afterCatalog.settingsVersion), '{"state":2}')
     await storage.upsertCoupons([makeCoupon({ code: 'other', amount: 5 })])
-    t.equal((await storage.readCart(key, { snapshotKey: 'k1' })).snapshot, null, 'a coupon write too')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a coupon write too')
 
     const current = await storage.readCart(key)
     await storage.saveCartSnapshot(key, cart.version, stamp(current.catalogVersion, current.settingsVersion), '{"state":3}')
     await storage.saveSettings({ enabled: false })
-    t.equal((await storage.readCart(key, { snapshotKey: 'k1' })).snapshot, null, 'a settings write too')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a settings write too')
 
     const latest = await storage.readCart(key)
     await storage.saveCartSnapshot(key, cart.version, stamp(latest.catalogVersion, latest.settingsVersion), '{"state":4}')
-    t.equal((await storage.readCart(key, { snapshotKey: 'k1' })).snapshot, '{"state":4}')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), '{"state":4}')
     await storage.updateCart(key, (currentCart) => ({ data: { ...currentCart.data, lines: [line(1)] }, result: null }))
-    t.equal((await storage.readCart(key, { snapshotKey: 'k1' })).snapshot, null, 'a write of the cart drops its snapshot')
+    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a write of the cart drops its snapshot')
   })
 }

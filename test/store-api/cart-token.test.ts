@@ -17,6 +17,22 @@ test('a signed token verifies to its cart key until it expires', async (t) => {
   t.equal(signer.verify(token), null, 'expired at 48 hours')
 })
 
+test('verified tokens are remembered without weakening any check', async (t) => {
+  let clock = Date.UTC(2026, 0, 1)
+  const signer = createCartTokenSigner({ secrets: [SECRET_A], now: () => clock, verifiedCacheSize: 2 })
+  const keys = ['t_00000000000000000000000000000a', 't_00000000000000000000000000000b', 't_00000000000000000000000000000c']
+  const tokens = keys.map((key) => signer.sign(key))
+  for (let round = 0; round < 3; round++) {
+    t.strictSame(tokens.map((token) => signer.verify(token)), keys, `round ${round}: three tokens through a memory of two`)
+  }
+  const [header, payload, signature] = tokens[0]!.split('.') as [string, string, string]
+  const flipped = `${signature.slice(0, -2)}${signature.at(-2) === 'A' ? 'B' : 'A'}${signature.at(-1)}`
+  t.equal(signer.verify(`${header}.${payload}.${flipped}`), null, 'a remembered token with another signature is refused')
+  t.equal(signer.verify(`${tokens[0]}x`), null, 'and with a byte more')
+  clock += 48 * 3600 * 1000
+  t.strictSame(tokens.map((token) => signer.verify(token)), [null, null, null], 'remembered tokens still expire')
+})
+
 test('rotation: the first secret signs, every listed secret verifies', async (t) => {
   const old = createCartTokenSigner({ secrets: [SECRET_B] })
   const rotated = createCartTokenSigner({ secrets: [SECRET_A, SECRET_B] })

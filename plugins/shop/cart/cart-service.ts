@@ -120,13 +120,15 @@ export class CartService {
     return this.#snapshotter?.key()
   }
 
-  /**
-   * The cart as stored with its products and coupons and the settings' version (`Storage.readCart`); with
-   * `snapshot`, its current snapshot instead of products and coupons when it has one.
-   */
-  async read (key: string, { snapshot = false } = {}): Promise<CartRead> {
-    const snapshotKey = snapshot ? this.snapshotKey : undefined
-    return this.#storage.readCart(key, snapshotKey === undefined ? {} : { snapshotKey })
+  /** The cart as stored with its products and coupons and the settings' version (`Storage.readCart`). */
+  async read (key: string): Promise<CartRead> {
+    return this.#storage.readCart(key)
+  }
+
+  /** The cart's stored snapshot while it is current (`Storage.readCartSnapshot`), else null; null without snapshots. */
+  async readSnapshot (key: string): Promise<string | null> {
+    const snapshotKey = this.snapshotKey
+    return snapshotKey === undefined ? null : this.#storage.readCartSnapshot(key, snapshotKey)
   }
 
   /**

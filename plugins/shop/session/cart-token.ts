@@ -14,6 +14,8 @@ export interface CartTokenOptions {
   secrets: readonly string[]
   ttlSeconds?: number
   now?: () => number
+  /** Tokens whose signature was checked, remembered until they expire (the oldest go first past this many). */
+  verifiedCacheSize?: number
 }
 
 const HEADER = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }))
@@ -28,9 +30,17 @@ function hmac (secret: string, input: string): Buffer {
   return createHmac('sha256', secret).update(input).digest()
 }
 
-export function createCartTokenSigner ({ secrets, ttlSeconds = 48 * 3600, now = Date.now }: CartTokenOptions): CartTokenSigner {
+export function createCartTokenSigner ({ secrets, ttlSeconds = 48 * 3600, now = Date.now, verifiedCacheSize = 10_000 }: CartTokenOptions): CartTokenSigner {
   if (secrets.length === 0) throw new Error('Cart-Token signing needs at least one secret')
   const [signingSecret] = secrets as [string, ...string[]]
+  // A shopper's drawer sends the same token on every request: its HMAC is checked once, not on each of them. Only
+  // tokens that passed every check are kept, with their expiry, which is checked on every use.
+  const verified = new Map<string, { cartKey: string, expiresAtMs: number }>()
+  const remember = (token: string, cartKey: string, expiresAtMs: number): void => {
+    if (verifiedCacheSize <= 0) return
+    if (verified.size >= verifiedCacheSize) verified.delete(verified.keys().next().value as string)
+    verified.set(token, { cartKey, expiresAtMs })
+  }
 
   return {
     sign (cartKey) {
@@ -41,6 +51,12 @@ export function createCartTokenSigner ({ secrets, ttlSeconds = 48 * 3600, now = 
     },
 
     verify (token) {
+      const known = verified.get(token)
+      if (known !== undefined) {
+        if (known.expiresAtMs > now()) return known.cartKey
+        verified.delete(token)
+        return null
+      }
       if (token.length > MAX_TOKEN_LENGTH || !TOKEN_SHAPE.test(token)) return null
       const [header, payload, signature] = token.split('.') as [string, string, string]
       if (header !== HEADER) return null
@@ -60,6 +76,7 @@ export function createCartTokenSigner ({ secrets, ttlSeconds = 48 * 3600, now = 
       const { user_id: cartKey, exp, iss } = (claims ?? {}) as Record<string, unknown>
       if (typeof cartKey !== 'string' || cartKey === '' || iss !== 'store-api') return null
       if (typeof exp !== 'number' || exp * 1000 <= now()) return null
+      remember(token, cartKey, exp * 1000)
       return cartKey
     }
   }
