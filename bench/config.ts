@@ -1,3 +1,7 @@
+/**
+ * The bench's options (flags, or BENCH_* variables) and its `--help` text. DATABASE_URL runs it on PostgreSQL, which
+ * adds the bare+pg target where it applies, its pool as large as the app's (`--pg-pool`).
+ */
 import { parseArgs } from 'node:util'
 
 export interface BenchConfig {
@@ -29,6 +33,9 @@ export interface BenchConfig {
   soak: number
 }
 
+/** The app's PostgreSQL pool size when not set: `createPostgresClient`'s default (storage/postgres/client.ts). */
+export const STORAGE_DEFAULT_PG_POOL = 10
+
 export const USAGE = `Usage: npm run bench -- [options]
 
   --duration <s>     measured seconds per target and round  (BENCH_DURATION, default 5)
@@ -36,7 +43,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 50)
   --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 2)
   --scenario <name>  run only this scenario (repeatable)     (BENCH_SCENARIOS, comma-separated)
-  --pg-pool <n>      the app's PostgreSQL pool size            (BENCH_PG_POOL, default the storage's 10)
+  --pg-pool <n>      the app's PostgreSQL pool size, and bare+pg's (BENCH_PG_POOL, default the storage's ${STORAGE_DEFAULT_PG_POOL})
   --write-pool <n>   carts seeded per write scenario          (BENCH_WRITE_POOL, default 3000 per second of load)
 
 Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
@@ -45,6 +52,12 @@ Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
   --visitor-window <s>  the visitors run's rate window              (BENCH_VISITOR_WINDOW, default 30)
   --soak <s>         mixed load with the app's RSS sampled each second, e.g. 300 (BENCH_SOAK)
   --scale-only       run no scenario, only the scale runs asked for
+
+Targets: each scenario runs against the app and "bare", a plain Fastify route sending the app's recorded answer
+(no storage call). On PostgreSQL, GET svc/v1/cart (svc-cart-3-lines, and the --carts runs) also runs against
+"bare+pg": a plain Fastify route that reads the cart's stored snapshot by primary key with one named prepared
+statement, through a pg pool of the app's size on the same schema, and sends it. app/bare+pg separates the app's
+own cost from the one database round trip; the goals stay defined against bare. Targets alternate in every round.
 
 DATABASE_URL / REDIS_URL: run on PostgreSQL (a throw-away schema) and Redis instead of PGlite and memory counters.
 BENCH_APP_NODE_ARGS: extra Node.js options for the app's process only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".`
@@ -101,7 +114,7 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     warmup: integer('warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0),
     writePool: pool === undefined || pool === '' ? null : integer('write-pool', pool, 0, 1),
     scaleOnly: values['scale-only'] ?? false,
-    poolSize: (values['pg-pool'] ?? env.BENCH_PG_POOL ?? '') === '' ? null : integer('pg-pool', values['pg-pool'] ?? env.BENCH_PG_POOL, 10, 1),
+    poolSize: (values['pg-pool'] ?? env.BENCH_PG_POOL ?? '') === '' ? null : integer('pg-pool', values['pg-pool'] ?? env.BENCH_PG_POOL, STORAGE_DEFAULT_PG_POOL, 1),
     carts,
     visitors: integer('visitors', values.visitors ?? env.BENCH_VISITORS, 0, 0),
     visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 30, 1),

@@ -1,4 +1,7 @@
-/** The messages between the orchestrator (`run.ts`) and its child processes, and the child side of the exchange. */
+/**
+ * The messages between the orchestrator (`run.ts`) and its child processes, and the child side of the exchange. The
+ * baseline child is told each scenario's recorded answer and, on PostgreSQL, where bare+pg reads the stored snapshot.
+ */
 
 export interface AppStart {
   type: 'start'
@@ -13,7 +16,7 @@ export interface AppStart {
   secret: string
   /** Bench-only: every rate limit times this, so a load test is not refused. */
   rateLimitMultiplier: number
-  /** The app's PostgreSQL pool size (null: the storage's default, 10). */
+  /** The app's PostgreSQL pool size (null: the storage's default, `STORAGE_DEFAULT_PG_POOL`). */
   poolSize: number | null
   /** Start a third app whose rate windows last this long (the visitors run); null: none. */
   shortWindowMs: number | null
@@ -48,16 +51,34 @@ export interface Baseline {
   statusCode: number
   contentType: string
   body: string
+  /**
+   * The cart whose stored snapshot the app answered (`svc_carts.key`): with `BaselineStart.postgres`, a bare+pg
+   * server for this scenario too, which reads that row's snapshot on every request. Omitted: no bare+pg server.
+   */
+  snapshotCartKey?: string
+}
+
+/** Where bare+pg reads: the app's database and schema, through a pool of the app's size. */
+export interface BarePgDatabase {
+  connectionString: string
+  /** The bench's throw-away schema, as the app's `search_path`. */
+  schema: string
+  /** The app's PostgreSQL pool size (`--pg-pool`, or the storage's default). */
+  poolSize: number
 }
 
 export interface BaselineStart {
   type: 'start'
   baselines: Baseline[]
+  /** Null: no bare+pg servers (a PGlite run). */
+  postgres: BarePgDatabase | null
 }
 
 export interface BaselineReady {
   /** Scenario name → origin of the bare server answering it. */
   urls: Record<string, string>
+  /** Scenario name → origin of its bare+pg server (the scenarios with a `snapshotCartKey`, on PostgreSQL). */
+  barePgUrls: Record<string, string>
 }
 
 export type ParentMessage<Start> = Start | { type: 'stop' } | SqlCall

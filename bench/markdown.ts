@@ -1,22 +1,41 @@
-/** The run as Markdown: what the README shows (bench/results/latest.md, scale.md). */
+/**
+ * The run as Markdown: what the README shows (bench/results/latest.md, scale.md). Where some scenario ran against
+ * bare+pg (PostgreSQL, GET svc/v1/cart), its table has two more columns, bare+pg req/s and app/bare+pg, and a note
+ * on what bare+pg is; the others show – there. Without bare+pg the table is as before.
+ */
 import { mib } from './goals.ts'
 import type { BenchReport, ScenarioResult } from './report.ts'
+
+/** What bare+pg is, under the tables that show it. */
+export const BARE_PG_NOTE = 'bare+pg: bare Fastify reading the cart\'s stored snapshot by primary key (one named prepared statement, ' +
+  'a pg pool of the app\'s size) and sending it; app/bare+pg is the app\'s cost beyond that one round trip. The goals stay against bare.'
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const ms = (value: number): string => value.toFixed(2)
 const times = (value: number): string => Number.isFinite(value) ? `${value.toFixed(3)}×` : 'n/a'
 
+const hasBarePg = (results: ScenarioResult[]): boolean => results.some((result) => result.targets['bare+pg'] !== undefined)
+
+/** bare+pg req/s and app/bare+pg, or dashes for a scenario without bare+pg. */
+function barePgCells (result: ScenarioResult): string {
+  const barePg = result.targets['bare+pg']
+  if (barePg === undefined || result.ratioToBarePg === undefined) return ' – | – |'
+  return ` ${integer.format(barePg.requestsPerSecond.mean)} | ${times(result.ratioToBarePg.requestsPerSecond)} |`
+}
+
 function scenarioRows (results: ScenarioResult[]): string[] {
+  const withBarePg = hasBarePg(results)
   const rows = [
-    '| scenario | app req/s | bare req/s | app/bare | p50 ms | p97.5 ms | p99 ms | bare p99 ms | non-2xx | errors | body B |',
-    '|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|'
+    `| scenario | app req/s | bare req/s | app/bare |${withBarePg ? ' bare+pg req/s | app/bare+pg |' : ''} p50 ms | p97.5 ms | p99 ms | bare p99 ms | non-2xx | errors | body B |`,
+    `|---|--:|--:|--:|${withBarePg ? '--:|--:|' : ''}--:|--:|--:|--:|--:|--:|--:|`
   ]
   for (const result of results) {
     const { app, bare } = result.targets
     rows.push(`| ${result.name} | ${integer.format(app.requestsPerSecond.mean)} | ${integer.format(bare.requestsPerSecond.mean)} | ` +
-      `${times(result.ratio.requestsPerSecond)} | ${ms(app.latencyMs.p50)} | ${ms(app.latencyMs.p97_5)} | ${ms(app.latencyMs.p99)} | ` +
+      `${times(result.ratio.requestsPerSecond)} |${withBarePg ? barePgCells(result) : ''} ${ms(app.latencyMs.p50)} | ${ms(app.latencyMs.p97_5)} | ${ms(app.latencyMs.p99)} | ` +
       `${ms(bare.latencyMs.p99)} | ${app.non2xx} | ${app.errors} | ${integer.format(result.bodyBytes.app)} |`)
   }
+  if (withBarePg) rows.push('', BARE_PG_NOTE)
   return rows
 }
 
@@ -26,7 +45,8 @@ export function markdownReport (report: BenchReport): string {
     `Run ${report.startedAt} on ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}, autocannon ${m.autocannon}; ` +
       `load average ${m.loadAverageAtStart.join(' ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at end` : ''}.`,
     `Storage: ${report.storage.backend}, rate counter ${report.storage.rateCounter}. Load: ${load.connections} connections, pipelining 1, ` +
-      `${load.rounds} rounds × ${load.durationSeconds} s per target after ${load.warmupSeconds} s warm-up, app and bare alternating. ` +
+      `${load.rounds} rounds × ${load.durationSeconds} s per target after ${load.warmupSeconds} s warm-up, ` +
+      `${hasBarePg([...report.scenarios, ...(report.scale.carts ?? []).map(({ result }) => result)]) ? 'app, bare and bare+pg' : 'app and bare'} alternating. ` +
       `Commit ${report.git.commit?.slice(0, 12) ?? 'unknown'}${report.git.dirty ? ' (with local changes)' : ''}.`,
     ''
   ]

@@ -1,15 +1,30 @@
-/** Aggregates the runs per target, prints the table and writes the JSON results. */
+/**
+ * Aggregates the runs per target, prints the table and writes the JSON results. Targets: the app; bare, Fastify
+ * sending the app's recorded answer; and, where a scenario has it (PostgreSQL runs of GET svc/v1/cart), bare+pg,
+ * Fastify reading the cart's stored snapshot with one prepared statement and sending it. Each baseline has its ratio
+ * row: app/bare (what the goals are defined against) and app/bare+pg (the app's cost beyond one database round trip).
+ */
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import { markdownReport, plainScaleLines } from './markdown.ts'
+import { BARE_PG_NOTE, markdownReport, plainScaleLines } from './markdown.ts'
 import { svgChart } from './chart.ts'
 import type { LoadResult } from './load.ts'
 import type { RedisSnapshot, RssSummary } from './scale.ts'
 
-export const TARGETS = ['app', 'bare'] as const
+/** Every target, in the order they run in a round; bare+pg only where a scenario has it. */
+export const TARGETS = ['app', 'bare', 'bare+pg'] as const
 export type TargetName = typeof TARGETS[number]
+/** The targets every scenario has. */
+type EveryScenarioTarget = 'app' | 'bare'
+/** One value per target a scenario ran against: app and bare always, bare+pg where it applies. */
+export type PerTarget<Value> = Record<EveryScenarioTarget, Value> & Partial<Record<Exclude<TargetName, EveryScenarioTarget>, Value>>
+
+/** The targets a scenario ran against, in the order they ran. */
+export function targetsOf (result: Pick<ScenarioResult, 'targets'>): TargetName[] {
+  return TARGETS.filter((target) => result.targets[target] !== undefined)
+}
 
 export interface LatencySummary { p50: number, p97_5: number, p99: number, mean: number, max: number }
 
@@ -41,11 +56,16 @@ export interface ScenarioResult {
   status: number
   contentType: string
   /** The body's size in bytes from each target; the bench refuses to run when they differ. */
-  bodyBytes: Record<TargetName, number>
-  targets: Record<TargetName, TargetSummary>
-  /** app / bare. */
-  ratio: { requestsPerSecond: number, p50: number, p97_5: number, p99: number }
+  bodyBytes: PerTarget<number>
+  targets: PerTarget<TargetSummary>
+  /** app / bare: what the goals are defined against. */
+  ratio: Ratio
+  /** app / bare+pg, where the scenario ran against bare+pg. */
+  ratioToBarePg?: Ratio
 }
+
+/** App figure / baseline figure: below 1 for req/s and above 1 for latencies where the app is slower. */
+export interface Ratio { requestsPerSecond: number, p50: number, p97_5: number, p99: number }
 
 export interface Machine {
   cpu: string
@@ -196,7 +216,7 @@ export function summarizeTarget (url: string, runs: LoadResult[]): TargetSummary
   }
 }
 
-export function ratios (app: TargetSummary, bare: TargetSummary): ScenarioResult['ratio'] {
+export function ratios (app: TargetSummary, bare: TargetSummary): Ratio {
   const ratio = (a: number, b: number): number => b === 0 ? Number.NaN : round3(a / b)
   return {
     requestsPerSecond: ratio(app.requestsPerSecond.mean, bare.requestsPerSecond.mean),
@@ -235,36 +255,38 @@ export function formatReport (report: BenchReport): string {
   ]
   const header = ['scenario', 'target', 'req/s', '± sd', 'p50 ms', 'p97.5 ms', 'p99 ms', 'non-2xx', 'errors', 'timeouts', 'mismatches', 'body B', 'wire B/resp']
   const rows: string[][] = [header]
+  const ratioRow = (scenario: string, label: string, ratio: Ratio): string[] =>
+    [scenario, label, times(ratio.requestsPerSecond), '', times(ratio.p50), times(ratio.p97_5), times(ratio.p99), '', '', '', '', '', '']
   for (const scenario of report.scenarios) {
-    for (const target of TARGETS) {
-      const s = scenario.targets[target]
+    for (const target of targetsOf(scenario)) {
+      const s = scenario.targets[target]!
       rows.push([
         scenario.name, target,
         integer.format(s.requestsPerSecond.mean), integer.format(s.requestsPerSecond.stddev),
         ms.format(s.latencyMs.p50), ms.format(s.latencyMs.p97_5), ms.format(s.latencyMs.p99),
         integer.format(s.non2xx), integer.format(s.errors), integer.format(s.timeouts), integer.format(s.mismatches),
-        integer.format(scenario.bodyBytes[target]), integer.format(s.wireBytesPerResponse)
+        integer.format(scenario.bodyBytes[target]!), integer.format(s.wireBytesPerResponse)
       ])
     }
-    rows.push([
-      scenario.name, 'app/bare', times(scenario.ratio.requestsPerSecond), '',
-      times(scenario.ratio.p50), times(scenario.ratio.p97_5), times(scenario.ratio.p99), '', '', '', '', '', ''
-    ])
+    rows.push(ratioRow(scenario.name, 'app/bare', scenario.ratio))
+    if (scenario.ratioToBarePg !== undefined) rows.push(ratioRow(scenario.name, 'app/bare+pg', scenario.ratioToBarePg))
   }
   if (report.scenarios.length > 0) lines.push(table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])))
   lines.push('')
   for (const scenario of report.scenarios) {
-    const perRound = TARGETS.map((target) => `${target} ${scenario.targets[target].rounds.map((round) => integer.format(round.requestsPerSecond)).join(' / ')}`)
+    const perRound = targetsOf(scenario).map((target) => `${target} ${scenario.targets[target]!.rounds.map((round) => integer.format(round.requestsPerSecond)).join(' / ')}`)
     lines.push(`req/s per round, ${scenario.name}: ${perRound.join('; ')}`)
   }
   lines.push('Latencies are exact percentiles over every response of every round; req/s is the mean over rounds of autocannon\'s per-second mean.')
+  if (report.scenarios.some((scenario) => scenario.ratioToBarePg !== undefined)) lines.push(BARE_PG_NOTE)
   const { carts } = report.scale
   if (carts !== undefined) {
     lines.push('', 'Carts stored, GET svc/v1/cart:')
     for (const { carts: count, seedSeconds, result } of carts) {
       const app = result.targets.app
+      const ofBarePg = result.ratioToBarePg === undefined ? '' : `, ${times(result.ratioToBarePg.requestsPerSecond)} of bare+pg`
       lines.push(`  ${integer.format(count)} carts (seeded in ${seedSeconds} s): ${integer.format(app.requestsPerSecond.mean)} req/s, ` +
-        `${times(result.ratio.requestsPerSecond)} of bare, p50 ${ms.format(app.latencyMs.p50)} ms, p99 ${ms.format(app.latencyMs.p99)} ms, ${app.non2xx} non-2xx`)
+        `${times(result.ratio.requestsPerSecond)} of bare${ofBarePg}, p50 ${ms.format(app.latencyMs.p50)} ms, p99 ${ms.format(app.latencyMs.p99)} ms, ${app.non2xx} non-2xx`)
     }
   }
   lines.push('', ...plainScaleLines({ ...report, scale: { ...report.scale, carts: undefined } as ScaleReport }))

@@ -4,6 +4,11 @@
  * This process only generates load (autocannon) and reports. The app runs in one child process (`server.ts`, the
  * real `buildApp` stack on PGlite or PostgreSQL), the bare baselines in another (`baseline-server.ts`), so neither
  * shares an event loop with the load generator. Only one target is under load at a time. `--help` lists the options.
+ *
+ * On PostgreSQL, a scenario the app answers with a cart's stored snapshot (GET svc/v1/cart) has a third target,
+ * bare+pg: bare Fastify reading that snapshot by primary key through a pool of the app's size, then sending it. Every
+ * baseline's answer is checked against the app's recorded one, byte for byte, before any load; targets alternate in
+ * every round.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -12,17 +17,17 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChild } from './children.ts'
 import { Cleanup } from './cleanup.ts'
-import { ConfigError, readConfig, USAGE, type BenchConfig } from './config.ts'
+import { ConfigError, readConfig, STORAGE_DEFAULT_PG_POOL, USAGE, type BenchConfig } from './config.ts'
 import { send, type BenchRequest, type ProbeResponse } from './http.ts'
 import type { AppReady, AppStart, Baseline, BaselineReady, BaselineStart } from './ipc.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
-  formatReport, gitState, latencySummary, machine, ratios, summarizeTarget, TARGETS, writeResults,
-  type BenchReport, type ScaleReport, type ScenarioResult, type TargetName, type VisitorsReport
+  formatReport, gitState, latencySummary, machine, ratios, summarizeTarget, targetsOf, writeResults,
+  type BenchReport, type PerTarget, type ScaleReport, type ScenarioResult, type TargetName, type TargetSummary, type VisitorsReport
 } from './report.ts'
 import { goals } from './goals.ts'
 import { fillCarts, redisProbe, sampleRss, summarizeRss, waitForKeysGone } from './scale.ts'
-import { appClient, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
+import { appClient, cartKeyOf, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
 import { createCartTokenSigner } from '../plugins/shop/session/cart-token.ts'
 
 const RESULTS_DIR = new URL('./results/', import.meta.url)
@@ -38,6 +43,8 @@ interface Prepared {
   request: BenchRequest
   recorded: ProbeResponse
   stableBody: boolean
+  /** The targets it runs against, in the order they run in a round (`targetsFor`). */
+  targets: TargetName[]
   /** The headers of the request number `index` (a write scenario's pool); omitted: the same for all. */
   perRequestHeaders?: (index: number) => Record<string, string>
   /** The app's next request number: each of its requests takes the next cart of the pool (0 was the recording). */
@@ -71,6 +78,11 @@ async function dropSchema (connectionString: string, schema: string): Promise<vo
   }
 }
 
+/** app and bare always; bare+pg too on PostgreSQL for a scenario the app answers with a cart's stored snapshot. */
+function targetsFor (scenario: Scenario, onPostgres: boolean): TargetName[] {
+  return onPostgres && scenario.answersStoredSnapshot === true ? ['app', 'bare', 'bare+pg'] : ['app', 'bare']
+}
+
 function selectScenarios (names: string[]): Scenario[] {
   if (names.length === 0) return scenarios
   const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name))
@@ -96,9 +108,11 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   if (host.loadAverageAtStart[0]! >= host.cores / 2) {
     log(`the machine is busy (load average ${host.loadAverageAtStart[0]} on ${host.cores} cores): expect noisy figures`)
   }
+  const onPostgres = config.databaseUrl !== null
   const perTarget = config.rounds * config.duration + config.warmup
-  log(`${selected.length} scenario(s) × ${TARGETS.length} targets × (${config.warmup} s warm-up + ${config.rounds} × ${config.duration} s) ` +
-    `≈ ${selected.length * TARGETS.length * perTarget} s of load, ${config.connections} connections`)
+  const scenarioTargets = selected.reduce((sum, scenario) => sum + targetsFor(scenario, onPostgres).length, 0)
+  log(`${selected.length} scenario(s), ${scenarioTargets} targets in all × (${config.warmup} s warm-up + ${config.rounds} × ${config.duration} s) ` +
+    `≈ ${scenarioTargets * perTarget} s of load, ${config.connections} connections`)
 
   // Storage: a temporary PGlite directory, or a throw-away PostgreSQL schema; removed by the cleanup in any case.
   let dataDir = 'memory://'
@@ -157,7 +171,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       if (again.body !== recorded.body) throw new Error(`${name}: two calls answered different bodies; mark it stableBody: false`)
     }
     checkpoint()
-    return { scenario, name, target, request, recorded, stableBody, cursor: { next: 1 }, ...(extra.perRequestHeaders ? { perRequestHeaders: extra.perRequestHeaders } : {}) }
+    const targets = targetsFor(scenario, onPostgres)
+    return { scenario, name, target, request, recorded, stableBody, targets, cursor: { next: 1 }, ...(extra.perRequestHeaders ? { perRequestHeaders: extra.perRequestHeaders } : {}) }
   }
 
   const prepared: Prepared[] = []
@@ -167,27 +182,35 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   const soakItems = config.soak > 0 ? await Promise.all(SOAK_MIX.map((name) => prepare(scenarios.find((scenario) => scenario.name === name)!, `${name} (soak)`))) : []
 
   const baselineItems = [...prepared, ...(cartsItem ? [cartsItem] : [])]
-  const baselines: Baseline[] = baselineItems.map(({ name, request, recorded }) => ({
+  const baselines: Baseline[] = baselineItems.map(({ name, request, recorded, targets }) => ({
     name,
     method: request.method,
     path: request.path,
     statusCode: recorded.status,
     contentType: recorded.headers.get('content-type') ?? 'application/json',
-    body: recorded.body
+    body: recorded.body,
+    ...(targets.includes('bare+pg') ? { snapshotCartKey: cartKeyOf(request.headers['Cart-Token'] ?? '') } : {})
   }))
-  const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines } satisfies BaselineStart, cleanup)
+  const barePgPoolSize = config.poolSize ?? STORAGE_DEFAULT_PG_POOL
+  const postgres = config.databaseUrl === null ? null : { connectionString: config.databaseUrl, schema, poolSize: barePgPoolSize }
+  const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines, postgres } satisfies BaselineStart, cleanup)
   checkpoint()
-  log(`bare Fastify baselines on ${Object.values(bare.ready.urls).length} port(s) (pid ${bare.pid})`)
+  const barePgCount = Object.values(bare.ready.barePgUrls).length
+  log(`bare Fastify baselines on ${Object.values(bare.ready.urls).length} port(s)` +
+    `${barePgCount === 0 ? '' : `, bare+pg on ${barePgCount} (a pool of ${barePgPoolSize})`} (pid ${bare.pid})`)
 
-  const urls = (item: Prepared): Record<TargetName, string> => ({ app: appUrl(item.target), bare: bare.ready.urls[item.name]! })
-  const bareBytes = new Map<string, number>()
+  const urls = (item: Prepared): PerTarget<string> => ({
+    app: appUrl(item.target),
+    bare: bare.ready.urls[item.name]!,
+    ...(item.targets.includes('bare+pg') ? { 'bare+pg': bare.ready.barePgUrls[item.name]! } : {})
+  })
+  // Each baseline's answer, byte for byte the app's recorded one, before any load.
+  const bodyBytes = new Map<string, PerTarget<number>>()
   for (const item of baselineItems) {
-    const fromBare = await send(urls(item).bare, item.request)
-    if (fromBare.status !== item.recorded.status || fromBare.body !== item.recorded.body) {
-      throw new Error(`${item.name}: the bare route's answer differs from the app's ` +
-        `(status ${fromBare.status} vs ${item.recorded.status}, body ${fromBare.bytes} B vs ${item.recorded.bytes} B)`)
-    }
-    bareBytes.set(item.name, fromBare.bytes)
+    const { bare: bareUrl, 'bare+pg': barePgUrl } = urls(item)
+    const fromBare = await checkedBaselineBytes(item, 'bare', bareUrl)
+    const fromBarePg = barePgUrl === undefined ? undefined : await checkedBaselineBytes(item, 'bare+pg', barePgUrl)
+    bodyBytes.set(item.name, { app: item.recorded.bytes, bare: fromBare, ...(fromBarePg === undefined ? {} : { 'bare+pg': fromBarePg }) })
   }
 
   const alive = (): void => {
@@ -203,7 +226,7 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     const headers = at === undefined
       ? undefined
       : target === 'app' ? () => at(item.cursor.next++) : () => at(bareIndex++)
-    return runLoad(urls(item)[target], item.request, {
+    return runLoad(urls(item)[target]!, item.request, {
       connections: config.connections,
       duration,
       ...(item.stableBody ? { expectBody: item.recorded.body } : {}),
@@ -215,19 +238,19 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   const measure = async (items: Prepared[], label = ''): Promise<ScenarioResult[]> => {
     if (config.warmup > 0) {
       for (const item of items) {
-        for (const target of TARGETS) {
+        for (const target of item.targets) {
           log(`warm-up ${item.name}${label} ${target} (${config.warmup} s)`)
           const found = problems(`warm-up ${item.name} ${target}`, await load(target, item, config.warmup))
           if (found.length > 0) throw new Error(found.join('\n'))
         }
       }
     }
-    const runs = new Map(items.map((item) => [item.name, { app: [] as LoadResult[], bare: [] as LoadResult[] }]))
+    const runs = new Map(items.map((item) => [item.name, new Map(item.targets.map((target) => [target, [] as LoadResult[]]))]))
     for (let round = 1; round <= config.rounds; round++) {
       for (const item of items) {
-        for (const target of TARGETS) {
+        for (const target of item.targets) {
           const result = await load(target, item, config.duration)
-          runs.get(item.name)![target].push(result)
+          runs.get(item.name)!.get(target)!.push(result)
           log(`round ${round}/${config.rounds} ${item.name}${label} ${target}: ${Math.round(result.requestsPerSecond)} req/s, ` +
             `${result.responses} responses, ${result.non2xx} non-2xx, ${result.errors} errors`)
         }
@@ -236,19 +259,19 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     alive()
     return items.map((item) => {
       const targetRuns = runs.get(item.name)!
-      const targets = {
-        app: summarizeTarget(urls(item).app, targetRuns.app),
-        bare: summarizeTarget(urls(item).bare, targetRuns.bare)
-      }
+      const summary = (target: TargetName): TargetSummary => summarizeTarget(urls(item)[target]!, targetRuns.get(target)!)
+      const barePg = item.targets.includes('bare+pg') ? summary('bare+pg') : undefined
+      const targets: PerTarget<TargetSummary> = { app: summary('app'), bare: summary('bare'), ...(barePg === undefined ? {} : { 'bare+pg': barePg }) }
       return {
         name: `${item.scenario.name}${label}`,
         description: item.scenario.description,
         request: item.request,
         status: item.recorded.status,
         contentType: item.recorded.headers.get('content-type') ?? '',
-        bodyBytes: { app: item.recorded.bytes, bare: bareBytes.get(item.name)! },
+        bodyBytes: bodyBytes.get(item.name)!,
         targets,
-        ratio: ratios(targets.app, targets.bare)
+        ratio: ratios(targets.app, targets.bare),
+        ...(barePg === undefined ? {} : { ratioToBarePg: ratios(targets.app, barePg) })
       }
     })
   }
@@ -304,8 +327,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   }
 
   const failures = [
-    ...results.flatMap((result) => TARGETS.flatMap((target) => problems(`${result.name} ${target}`, result.targets[target]))),
-    ...(scale.carts ?? []).flatMap(({ result }) => TARGETS.flatMap((target) => problems(`${result.name} ${target}`, result.targets[target]))),
+    ...results.flatMap(targetProblems),
+    ...(scale.carts ?? []).flatMap(({ result }) => targetProblems(result)),
     ...(scale.soak && (scale.soak.non2xx > 0 || scale.soak.errors > 0) ? [`soak: ${scale.soak.non2xx} non-2xx, ${scale.soak.errors} errors`] : [])
   ]
   if (failures.some((failure) => failure.includes('remove-items') && failure.includes('409'))) {
@@ -333,9 +356,10 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       durationSeconds: config.duration,
       rounds: config.rounds,
       warmupSeconds: config.warmup,
-      order: `alternating ${TARGETS.join(', ')} in every round`,
+      order: `alternating app, bare${barePgCount === 0 ? '' : ' and, where it applies, bare+pg'} in every round`,
       processes: `autocannon in the orchestrator (pid ${process.pid}); the app in child pid ${app.pid}; ` +
-        `the bare Fastify baseline(s) in child pid ${bare.pid}`,
+        `the bare Fastify baseline(s) in child pid ${bare.pid}` +
+        (barePgCount === 0 ? '' : `, bare+pg's pg pool of ${barePgPoolSize} connections there too`),
       rateLimitMultiplier: RATE_LIMIT_MULTIPLIER,
       writePool
     },
@@ -343,6 +367,21 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     scale,
     goals: goals(results, scale)
   }
+}
+
+/** The problems of every target a scenario ran against. */
+function targetProblems (result: ScenarioResult): string[] {
+  return targetsOf(result).flatMap((target) => problems(`${result.name} ${target}`, result.targets[target]!))
+}
+
+/** A baseline's answer to the scenario's request, which must be the app's recorded one byte for byte; its size. */
+async function checkedBaselineBytes (item: Prepared, target: TargetName, url: string): Promise<number> {
+  const answer = await send(url, item.request)
+  if (answer.status !== item.recorded.status || answer.body !== item.recorded.body) {
+    throw new Error(`${item.name}: the ${target} route's answer differs from the app's ` +
+      `(status ${answer.status} vs ${item.recorded.status}, body ${answer.bytes} B vs ${item.recorded.bytes} B)`)
+  }
+  return answer.bytes
 }
 
 type PrepareFn = (scenario: Scenario, name?: string, pool?: number, target?: AppTarget | 'short') => Promise<Prepared>

@@ -1,7 +1,9 @@
 /**
  * What the bench measures. A scenario is one request against the app, with whatever state it needs made by
  * `prepare()` on the freshly seeded demo shop. Its baseline is derived from it: the app's answer to that exact
- * request, recorded once, is what a bare Fastify route sends back. Add a scenario to `scenarios` below.
+ * request, recorded once, is what a bare Fastify route sends back. A scenario the app answers with a cart's stored
+ * snapshot (`answersStoredSnapshot`) gets a second baseline on PostgreSQL, bare+pg: a bare route that reads that
+ * snapshot by primary key on every request. Add a scenario to `scenarios` below.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { BENCH_PRODUCT_FIRST_ID } from './catalog.ts'
@@ -43,6 +45,11 @@ export interface Scenario extends BenchRequest {
    * the bench). False for a request whose answer changes from one call to the next, such as a write.
    */
   stableBody?: boolean
+  /**
+   * Whether the app's answer is the stored drawer snapshot of the request's cart (its Cart-Token's cart key), the
+   * `snapshot` column of `svc_carts`, as it is. On PostgreSQL such a scenario is also measured against bare+pg.
+   */
+  answersStoredSnapshot?: boolean
 }
 
 export interface AppClient {
@@ -67,7 +74,7 @@ function cartToken (response: ProbeResponse, what: string): string {
 }
 
 /** The cart key inside a Cart-Token (its `user_id` claim). */
-function cartKeyOf (token: string): string {
+export function cartKeyOf (token: string): string {
   const payload = JSON.parse(Buffer.from(token.split('.')[1] ?? '', 'base64url').toString('utf8')) as { user_id?: unknown }
   if (typeof payload.user_id !== 'string') throw new Error('a Cart-Token without a cart key')
   return payload.user_id
@@ -124,7 +131,7 @@ export function storeCartScenario (name: string, lines: CartLine[]): Scenario {
   }
 }
 
-/** `GET svc/v1/cart`: the drawer's cart state of a 3-line cart. */
+/** `GET svc/v1/cart`: the drawer's cart state of a 3-line (guest) cart, answered from its stored snapshot. */
 export function svcCartScenario (name = 'svc-cart-3-lines'): Scenario {
   return {
     name,
@@ -135,7 +142,9 @@ export function svcCartScenario (name = 'svc-cart-3-lines'): Scenario {
     async prepare ({ app }) {
       return { headers: { 'Cart-Token': await makeCart(app, THREE_LINES) } }
     },
-    check: expectLines(name, THREE_LINES.length, (body) => (body as { cartItems?: unknown[] }).cartItems)
+    check: expectLines(name, THREE_LINES.length, (body) => (body as { cartItems?: unknown[] }).cartItems),
+    // A guest cart's read sends the snapshot its last write (here the last add-item) stored.
+    answersStoredSnapshot: true
   }
 }
 
