@@ -28,16 +28,8 @@ export const EVENT_TYPES = [
   'spotlight_add', 'coupon_apply', 'checkout_click'
 ]
 
-/** The demo shop's currency block. */
-export const USD = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: ''
-}
+/** The demo shop's currency block (test/helpers/currency.ts). */
+export { USD } from '../helpers/currency.ts'
 
 /** `{type: 0}` for every event type, overlaid with `counts`. */
 export function counts (given: Record<string, number> = {}): Record<string, number> {

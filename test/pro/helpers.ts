@@ -115,15 +115,8 @@ export const all = (...conditions: unknown[]) => ({ match: 'all', conditions })
 export const any = (...conditions: unknown[]) => ({ match: 'any', conditions })
 export const condition = (type: string, operator: string, value: unknown) => ({ type, operator, value })
 
-export const USD = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: ''
-}
+/** The demo shop's currency block (test/helpers/currency.ts). */
+export { USD } from '../helpers/currency.ts'
 
 export const HOUR = 3_600_000
 export const DAY = 24 * HOUR

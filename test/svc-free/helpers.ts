@@ -113,15 +113,8 @@ export function badMoney (state: Json): string[] {
 export const DRAWER_STATE_KEYS = ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
   'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors']
 
-export const USD = {
-  currency_code: 'USD',
-  currency_symbol: '$',
-  currency_minor_unit: 2,
-  currency_decimal_separator: '.',
-  currency_thousand_separator: ',',
-  currency_prefix: '$',
-  currency_suffix: ''
-}
+/** The demo shop's currency block (test/helpers/currency.ts). */
+export { USD } from '../helpers/currency.ts'
 
 export const BLUE_LARGE = [{ attribute: 'pa_color', value: 'blue' }, { attribute: 'pa_size', value: 'large' }]
 
