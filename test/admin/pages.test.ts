@@ -2,9 +2,9 @@ import { test } from 'tap'
 import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../plugins/admin-screens/index.ts'
 import { hashPassword } from '../../plugins/shop/auth/password.ts'
 import { seedDemoUsers } from '../../seed/seed.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp } from '../helpers/app.ts'
 import { login, USERS } from '../helpers/security.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 /** The admin pages: for shop managers only, no inline script, the page's data as escaped JSON. */
 
@@ -29,7 +29,7 @@ function inlineCode (html: string): string[] {
 
 test('admin pages', async (t) => {
   // One database for both editions: building the apps is most of this file's time.
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoUsers(storage, USERS)
 

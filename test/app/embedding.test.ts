@@ -4,10 +4,11 @@ import { healthPlugin, shopPlugin } from '../../app.ts'
 import { defaultShopConfig } from '../../config/shop-config.ts'
 import { installErrorHandling } from '../../errors/index.ts'
 import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter, createPgliteStorage } from '../../storage/index.ts'
+import { createMemoryRateCounter } from '../../storage/index.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 test('the plugins register into an existing Fastify app under another REST root', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   const rateCounter = createMemoryRateCounter()
   await seedDemoShop(storage, 'https://shop.example')
   const app = Fastify()

@@ -1,10 +1,10 @@
 import { test } from 'tap'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { createPostgresStorage } from '../../storage/postgres/index.ts'
 import { buildTestApp, STORE_API } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 test('errors always have the WordPress REST shape', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage)
 
@@ -37,7 +37,7 @@ test('storage out of reach: 503 in the error shape, no Cart-Token, not ready, st
   // A real PostgreSQL client pointed at a port where nothing listens.
   const storage = await createPostgresStorage({ connectionString: 'postgres://postgres@127.0.0.1:1/test', migrate: false, connectionTimeoutMillis: 500 })
   t.teardown(() => storage.close())
-  const healthy = await createPgliteStorage({ dataDir: 'memory://' })
+  const healthy = await createTestPgliteStorage()
   t.teardown(() => healthy.close())
   const { buildApp } = await import('../../app.ts')
   const { createMemoryRateCounter } = await import('../../storage/memory/index.ts')
@@ -63,7 +63,7 @@ test('storage out of reach: 503 in the error shape, no Cart-Token, not ready, st
 })
 
 test('a malformed request gets the error shape on the raw socket too', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage)
   await app.listen({ port: 0, host: '127.0.0.1' })

@@ -6,8 +6,8 @@ import { serializeCart } from '../../plugins/shop/store-api/serialize-cart.ts'
 import { serializeProduct } from '../../plugins/shop/store-api/serialize-product.ts'
 import { CART_KEYS } from '../../schemas/store-api-cart.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp, SITE_URL, STORE_API, StoreApiClient } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 /** WooCommerce's cart keys, in its order (shared/reference/store-api.md). */
 const WOO_CART_KEYS = ['items', 'coupons', 'fees', 'totals', 'shipping_address', 'billing_address', 'needs_payment',
@@ -72,7 +72,7 @@ function problems (schema: Json, body: unknown): string[] {
 }
 
 async function setup (t: { teardown (fn: () => unknown): void }) {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage, {
     shop: { ...demoShopConfig, fees: [{ id: 'handling', name: 'Handling', amount: 150, taxable: true }] }

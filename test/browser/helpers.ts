@@ -12,7 +12,7 @@ import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { buildAdmin, buildClient } from '../../scripts/build-client.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 /** Debian's Chromium with the flags that work on these machines (toolchain notes, "Browser tests"). */
 export const CHROMIUM_FLAGS = [
@@ -91,7 +91,7 @@ export async function startShop (t: TapLike, options: { edition?: 'free' | 'pro'
   await built
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   await seedDemoShop(storage, url)
   await seedDemoUsers(storage, DEFAULT_DEMO_USERS)
   const rateCounter = createMemoryRateCounter()

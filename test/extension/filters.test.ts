@@ -1,14 +1,14 @@
 import { test } from 'tap'
 import { serializeCart } from '../../plugins/shop/store-api/serialize-cart.ts'
 import { defaultSettings } from '../../plugins/settings/document.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { StoreApiClient } from '../helpers/app.ts'
 import { buildLoggedApp, withFilter, type Json, type LogLine } from './helpers.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 const SVC_KEYS = ['drawer_config', 'launcher', 'coupons', 'item_presentations', 'optional_locked_keys']
 
 test('the filters svc_cart_item_data and svc_store_api_cart_extension_data', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const { app, logs } = await buildLoggedApp(t, storage)
   const shopper = new StoreApiClient(app)

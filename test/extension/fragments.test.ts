@@ -3,9 +3,9 @@ import { test, type Test } from 'tap'
 import { Compile } from 'typebox/compile'
 import { SVC_FRAGMENT_PRIORITY } from '../../plugins/fragments/index.ts'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { STORE_API } from '../helpers/app.ts'
 import { buildLoggedApp, productLike, withFilter, type Json } from './helpers.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 const MINI_CART = 'div.widget_shopping_cart_content'
 const SVC = '.svc-cart-json'
@@ -60,7 +60,7 @@ function parseFragment (t: Test, html: unknown): Json {
 }
 
 test('the .svc-cart-json fragment', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const { app, logs } = await buildLoggedApp(t, storage)
   const validState = Compile(DrawerCartStateSchema)

@@ -2,9 +2,9 @@ import { test } from 'tap'
 import Schema from 'typebox/schema'
 import { serializeCart } from '../../plugins/shop/store-api/serialize-cart.ts'
 import { defaultSettings } from '../../plugins/settings/document.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { STORE_API, StoreApiClient } from '../helpers/app.ts'
 import { bigCart, buildLoggedApp, productLike, type Json } from './helpers.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 const ITEM_KEYS = ['key', 'product_id', 'visible', 'quantityEditable', 'removable', 'quantityLimits', 'backorderNotice']
 const ROW_KEYS = ['key', 'name', 'short_description', 'variationSummary', 'extraLines', 'customPresentation',
@@ -14,7 +14,7 @@ const SVC_KEYS = ['drawer_config', 'launcher', 'coupons', 'item_presentations', 
 const blueLarge = [{ attribute: 'pa_color', value: 'blue' }, { attribute: 'pa_size', value: 'large' }]
 
 async function setup (t: { teardown (fn: () => unknown): void }) {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const { app, logs } = await buildLoggedApp(t, storage)
   return { storage, app, logs }

@@ -8,10 +8,10 @@ import { hashPassword } from '../../plugins/shop/auth/password.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { StorageUnavailableError } from '../../storage/errors.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
 import { SITE_URL, STORE_API, TEST_SECRET } from './app.ts'
+import { createTestPgliteStorage } from './pglite.ts'
 
 /**
  * Helpers for the security suite (test/security/): an app with a few test-only svc routes, visitors of every access
@@ -109,9 +109,9 @@ export function breakableCounter (inner: RateCounter): RateCounter & { broken: b
   }
 }
 
-/** A fresh in-memory PGlite with the demo shop and its admin and shopper, closed when the test ends. */
+/** A fresh PGlite database of its own (test/helpers/pglite.ts) with the demo shop and its admin and shopper, closed when the test ends. */
 export async function createSecurityStorage (t: Test): Promise<Storage> {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoShop(storage, SITE_URL)
   await seedDemoUsers(storage, USERS)

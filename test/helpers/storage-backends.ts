@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { createPgliteClient, createPgliteStorage } from '../../storage/pglite/index.ts'
 import { createPostgresClient, createPostgresStorage, openPostgresClient } from '../../storage/postgres/index.ts'
 import type { SqlClient } from '../../storage/sql/client.ts'
 import type { Storage } from '../../storage/types.ts'
+import { createTestPgliteStorage, createTestPgliteClient } from './pglite.ts'
 
 export interface TestStorage extends Storage {
   /** Applies pending migrations again; returns the ids applied. */
@@ -39,11 +39,11 @@ function withDispose<S extends Storage & { migrate (): Promise<string[]> }> (
 const pglite: StorageBackend = {
   name: 'pglite',
   async create () {
-    return withDispose(await createPgliteStorage({ dataDir: 'memory://' }))
+    return withDispose(await createTestPgliteStorage())
   },
   async createBareClients () {
     // PGlite has one connection: both "instances" share it, which still exercises the serialisation.
-    const client = await createPgliteClient('memory://')
+    const client = await createTestPgliteClient()
     return { clients: [client, client], dispose: () => client.close() }
   }
 }

@@ -3,8 +3,8 @@ import { test } from 'tap'
 import { createNonceService, NONCE_TICK_SECONDS } from '../../plugins/shop/auth/nonce.ts'
 import { hashPassword, verifyPassword } from '../../plugins/shop/auth/password.ts'
 import { seedDemoUsers } from '../../seed/seed.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp, STORE_API } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 const users = {
   admin: { email: 'admin@shop.test', password: 'admin-password-1' },
@@ -69,7 +69,7 @@ test('nonces: valid in their tick and the next, then refused; bound to action, u
 
 test('login, nonces and logout over HTTP', async (t) => {
   let clock = Date.UTC(2026, 5, 1, 1)
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoUsers(storage, users)
   const app = await buildTestApp(t, storage, { now: () => new Date(clock) })
@@ -143,7 +143,7 @@ test('login, nonces and logout over HTTP', async (t) => {
 })
 
 test('carts and login: the guest cart merges into the saved cart', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoUsers(storage, users)
   const app = await buildTestApp(t, storage)
@@ -184,7 +184,7 @@ test('carts and login: the guest cart merges into the saved cart', async (t) => 
 })
 
 test('private products can be bought by a shop manager only', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoUsers(storage, users)
   const app = await buildTestApp(t, storage)

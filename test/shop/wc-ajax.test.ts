@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test } from 'tap'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp, SITE_URL, STORE_API } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 /** A browser's classic session: it keeps the cookies the server sets. */
 class Browser {
@@ -25,7 +25,7 @@ class Browser {
 }
 
 test('classic AJAX cart', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage)
 
@@ -114,7 +114,7 @@ test('classic AJAX cart', async (t) => {
 })
 
 test('the fragments filter: added fragments, and a throwing callback that changes nothing', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage, {
     filters: [

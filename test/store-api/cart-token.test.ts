@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { createCartTokenSigner } from '../../plugins/shop/session/cart-token.ts'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp, StoreApiClient, STORE_API } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 const SECRET_A = 'a'.repeat(32)
 const SECRET_B = 'b'.repeat(32)
@@ -57,7 +57,7 @@ test('malformed tokens are refused', async (t) => {
 
 test('over HTTP an expired token starts a new cart', async (t) => {
   let clock = Date.UTC(2026, 0, 1)
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage, { now: () => new Date(clock) })
   const shopper = new StoreApiClient(app)

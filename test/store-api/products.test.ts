@@ -1,9 +1,9 @@
 import { test } from 'tap'
-import { createPgliteStorage } from '../../storage/pglite/index.ts'
 import { buildTestApp, STORE_API } from '../helpers/app.ts'
+import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 test('Store API products: published and visible only', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage)
 
@@ -46,7 +46,7 @@ test('Store API products: published and visible only', async (t) => {
 })
 
 test('the storefront lists the catalog with names escaped', async (t) => {
-  const storage = await createPgliteStorage({ dataDir: 'memory://' })
+  const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage)
   const page = await app.inject({ url: '/' })
