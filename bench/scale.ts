@@ -109,7 +109,17 @@ export interface RssSummary {
   drift: number
   /** (max − min) / reference, over the samples after the reference. */
   spread: number
+  /**
+   * The lowest RSS of the first and of the last minute after warm-up: the process after its garbage collections,
+   * which a leak raises. Single samples fall anywhere on the collector's saw-tooth (`spread`).
+   */
+  firstMinuteFloorMiB: number
+  lastMinuteFloorMiB: number
+  /** (last minute's floor − first minute's floor) / first minute's floor. */
+  floorDrift: number
 }
+
+const FLOOR_WINDOW_SECONDS = 60
 
 export function summarizeRss (samples: RssSample[], seconds: number): RssSummary {
   const after = samples.filter((sample) => sample.t >= seconds / 5)
@@ -120,6 +130,12 @@ export function summarizeRss (samples: RssSample[], seconds: number): RssSummary
   const max = Math.max(...values)
   const last = samples.at(-1)?.rssMiB ?? 0
   const round = (value: number): number => Math.round(value * 1000) / 1000
+  const start = steady[0]?.t ?? 0
+  const end = steady.at(-1)?.t ?? 0
+  const floor = (from: number, to: number): number =>
+    Math.min(...steady.filter((sample) => sample.t >= from && sample.t <= to).map((sample) => sample.rssMiB))
+  const firstFloor = floor(start, start + FLOOR_WINDOW_SECONDS)
+  const lastFloor = floor(end - FLOOR_WINDOW_SECONDS, end)
   return {
     samples,
     referenceMiB: reference,
@@ -127,6 +143,9 @@ export function summarizeRss (samples: RssSample[], seconds: number): RssSummary
     maxMiB: max,
     lastMiB: last,
     drift: reference === 0 ? 0 : round((last - reference) / reference),
-    spread: reference === 0 ? 0 : round((max - min) / reference)
+    spread: reference === 0 ? 0 : round((max - min) / reference),
+    firstMinuteFloorMiB: firstFloor,
+    lastMinuteFloorMiB: lastFloor,
+    floorDrift: firstFloor === 0 ? 0 : round((lastFloor - firstFloor) / firstFloor)
   }
 }

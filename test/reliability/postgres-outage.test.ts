@@ -16,6 +16,9 @@ import { asGuest, buildSecurityApp, expectErrorShape, newCartToken, SVC, USERS }
 
 const CONNECTION_TIMEOUT_MS = 1000
 const QUERY_TIMEOUT_MS = 1500
+// A timeout runs from when its query or connection attempt starts; the request's own work before and after it (the
+// hooks, pricing, the error's serialisation) comes on top, and on a loaded machine that is not all event-loop stall.
+const REQUEST_WORK_ALLOWANCE_MS = 200
 
 interface CartItem { key: string, id: number, quantity: number }
 
@@ -77,7 +80,8 @@ test('PostgreSQL outages: 503 in time, the process lives, recovery by itself, no
     loopDelay.disable()
     const stallMs = loopDelay.max / 1e6
     const slowest = Math.max(...times)
-    t.ok(slowest <= boundMs + stallMs, `${fault}: the slowest took ${slowest.toFixed(0)} ms (bound ${boundMs} ms + ${stallMs.toFixed(0)} ms of event-loop stall)`)
+    t.ok(slowest <= boundMs + REQUEST_WORK_ALLOWANCE_MS + stallMs,
+      `${fault}: the slowest took ${slowest.toFixed(0)} ms (bound ${boundMs} ms + ${REQUEST_WORK_ALLOWANCE_MS} ms of request work + ${stallMs.toFixed(0)} ms of event-loop stall)`)
     worst[fault] = Math.round(slowest)
 
     const ready = await app.inject({ method: 'GET', url: '/readyz' })
