@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import type { Frame, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
+import { ADMIN_PAGE, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
 import {
   ADMIN, browserTest, launchBrowser, logInAs, newPage, openShop, screenshot, SHOPPER, startShop
 } from './helpers.ts'
@@ -10,31 +11,9 @@ import {
  * analytics dashboard.
  */
 
-const ADMIN_PAGE = '/admin/cart-drawer/'
-const status = '[data-role="status"]'
 const drawer = '[data-svc="drawer"]'
 /** A label that would run script if it were ever written as HTML. */
 const HOSTILE_LABEL = 'Gift wrap <img src=x onerror="window.__owned=1">'
-
-async function previewFrame (page: Page): Promise<Frame> {
-  const handle = await page.waitForSelector('iframe[data-role="preview"]')
-  const frame = await handle.contentFrame()
-  if (frame === null) throw new Error('no preview frame')
-  await frame.waitForSelector('body[data-preview="ready"]')
-  return frame
-}
-
-function rootProperty (target: Page | Frame, name: string): Promise<string> {
-  return target.$eval('[data-svc="root"]', (root, property) => (root as HTMLElement).style.getPropertyValue(property), name)
-}
-
-async function saveAndWait (page: Page): Promise<string> {
-  const answer = page.waitForResponse((response) => response.url().endsWith('/svc/v1/settings') && response.request().method() === 'POST')
-  await page.click('button[data-action="save"]')
-  await answer
-  await page.waitForSelector('#admin-app:not([aria-busy])')
-  return (await page.textContent(status)) ?? ''
-}
 
 async function addFromShop (page: Page, productId: number): Promise<void> {
   const response = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'))
