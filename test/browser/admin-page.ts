@@ -4,6 +4,15 @@ import type { Frame, Page } from 'playwright-core'
 export const ADMIN_PAGE = '/admin/cart-drawer/'
 export const status = '[data-role="status"]'
 
+/** Opens the settings screen at `origin` and logs in through its own form, as a manager would. */
+export async function logInOnAdminPage (page: Page, origin: string, who: { email: string, password: string }): Promise<void> {
+  await page.goto(origin + ADMIN_PAGE)
+  await page.fill('form#admin-login input[name="email"]', who.email)
+  await page.fill('form#admin-login input[name="password"]', who.password)
+  await page.click('form#admin-login button[type="submit"]')
+  await page.waitForSelector('[data-section="drawer_config"]')
+}
+
 export async function previewFrame (page: Page): Promise<Frame> {
   const handle = await page.waitForSelector('iframe[data-role="preview"]')
   const frame = await handle.contentFrame()

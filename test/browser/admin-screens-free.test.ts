@@ -1,4 +1,4 @@
-import { ADMIN_PAGE, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
+import { ADMIN_PAGE, logInOnAdminPage, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
 import { ADMIN, browserTest, launchBrowser, newPage, openShop, startShop } from './helpers.ts'
 
 /**
@@ -15,11 +15,7 @@ browserTest('the Free edition\'s admin screen', async (t) => {
   t.teardown(() => context.close())
 
   t.test('the demo admin logs in and sees the Free sections only', async (t) => {
-    await page.goto(shop.url + ADMIN_PAGE)
-    await page.fill('form#admin-login input[name="email"]', ADMIN.email)
-    await page.fill('form#admin-login input[name="password"]', ADMIN.password)
-    await page.click('form#admin-login button[type="submit"]')
-    await page.waitForSelector('[data-section="drawer_config"]')
+    await logInOnAdminPage(page, shop.url, ADMIN)
     for (const section of ['enabled', 'drawer_config', 'launcher']) {
       t.equal(await page.locator(`[data-section="${section}"]`).count(), 1, `the ${section} section`)
     }

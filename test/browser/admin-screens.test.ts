@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
-import { ADMIN_PAGE, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
+import { ADMIN_PAGE, logInOnAdminPage, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
 import {
   ADMIN, browserTest, launchBrowser, logInAs, newPage, openShop, screenshot, SHOPPER, startShop
 } from './helpers.ts'
@@ -45,11 +45,7 @@ browserTest('the admin screens', async (t) => {
   t.teardown(() => context.close())
 
   t.test('the demo admin logs in on the admin page and edits with a live preview', async (t) => {
-    await page.goto(shop.url + ADMIN_PAGE)
-    await page.fill('form#admin-login input[name="email"]', ADMIN.email)
-    await page.fill('form#admin-login input[name="password"]', ADMIN.password)
-    await page.click('form#admin-login button[type="submit"]')
-    await page.waitForSelector('[data-section="drawer_config"]')
+    await logInOnAdminPage(page, shop.url, ADMIN)
     for (const section of ['enabled', 'drawer_config', 'launcher', 'recommendations', 'shipping_meter', 'smart_addons', 'bundles', 'spotlight', 'analytics']) {
       t.equal(await page.locator(`[data-section="${section}"]`).count(), 1, `the ${section} section`)
     }
