@@ -3,6 +3,7 @@
  * adds the bare+pg target where it applies, its pool as large as the app's (`--pg-pool`).
  */
 import { parseArgs } from 'node:util'
+import { DEFAULT_POOL_SIZE } from '../storage/postgres/index.ts'
 
 export interface BenchConfig {
   /** Seconds of measured load per target and round. */
@@ -33,9 +34,6 @@ export interface BenchConfig {
   soak: number
 }
 
-/** The app's PostgreSQL pool size when not set: `createPostgresClient`'s default (storage/postgres/client.ts). */
-export const STORAGE_DEFAULT_PG_POOL = 10
-
 export const USAGE = `Usage: npm run bench -- [options]
 
   --duration <s>     measured seconds per target and round  (BENCH_DURATION, default 5)
@@ -43,7 +41,7 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 50)
   --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 2)
   --scenario <name>  run only this scenario (repeatable)     (BENCH_SCENARIOS, comma-separated)
-  --pg-pool <n>      the app's PostgreSQL pool size, and bare+pg's (BENCH_PG_POOL, default the storage's ${STORAGE_DEFAULT_PG_POOL})
+  --pg-pool <n>      the app's PostgreSQL pool size, and bare+pg's (BENCH_PG_POOL, default the storage's ${DEFAULT_POOL_SIZE})
   --write-pool <n>   carts seeded per write scenario          (BENCH_WRITE_POOL, default 3000 per second of load)
 
 Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
@@ -114,7 +112,7 @@ export function readConfig (argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     warmup: integer('warmup', values.warmup ?? env.BENCH_WARMUP, 2, 0),
     writePool: pool === undefined || pool === '' ? null : integer('write-pool', pool, 0, 1),
     scaleOnly: values['scale-only'] ?? false,
-    poolSize: (values['pg-pool'] ?? env.BENCH_PG_POOL ?? '') === '' ? null : integer('pg-pool', values['pg-pool'] ?? env.BENCH_PG_POOL, STORAGE_DEFAULT_PG_POOL, 1),
+    poolSize: (values['pg-pool'] ?? env.BENCH_PG_POOL ?? '') === '' ? null : integer('pg-pool', values['pg-pool'] ?? env.BENCH_PG_POOL, DEFAULT_POOL_SIZE, 1),
     carts,
     visitors: integer('visitors', values.visitors ?? env.BENCH_VISITORS, 0, 0),
     visitorWindow: integer('visitor-window', values['visitor-window'] ?? env.BENCH_VISITOR_WINDOW, 30, 1),

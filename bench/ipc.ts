@@ -16,7 +16,7 @@ export interface AppStart {
   secret: string
   /** Bench-only: every rate limit times this, so a load test is not refused. */
   rateLimitMultiplier: number
-  /** The app's PostgreSQL pool size (null: the storage's default, `STORAGE_DEFAULT_PG_POOL`). */
+  /** The app's PostgreSQL pool size (null: the storage's default, `DEFAULT_POOL_SIZE`). */
   poolSize: number | null
   /** Start a third app whose rate windows last this long (the visitors run); null: none. */
   shortWindowMs: number | null

@@ -17,7 +17,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { startChild } from './children.ts'
 import { Cleanup } from './cleanup.ts'
-import { ConfigError, readConfig, STORAGE_DEFAULT_PG_POOL, USAGE, type BenchConfig } from './config.ts'
+import { ConfigError, readConfig, USAGE, type BenchConfig } from './config.ts'
+import { DEFAULT_POOL_SIZE } from '../storage/postgres/index.ts'
 import { send, type BenchRequest, type ProbeResponse } from './http.ts'
 import type { AppReady, AppStart, Baseline, BaselineReady, BaselineStart } from './ipc.ts'
 import { runLoad, type LoadResult } from './load.ts'
@@ -191,7 +192,7 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     body: recorded.body,
     ...(targets.includes('bare+pg') ? { snapshotCartKey: cartKeyOf(request.headers['Cart-Token'] ?? '') } : {})
   }))
-  const barePgPoolSize = config.poolSize ?? STORAGE_DEFAULT_PG_POOL
+  const barePgPoolSize = config.poolSize ?? DEFAULT_POOL_SIZE
   const postgres = config.databaseUrl === null ? null : { connectionString: config.databaseUrl, schema, poolSize: barePgPoolSize }
   const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines, postgres } satisfies BaselineStart, cleanup)
   checkpoint()

@@ -8,7 +8,7 @@ import type { Shop } from '../shop/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-table.ts'
 
-const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cart: null, cartRead: null, snapshot: null, user: null, session: null }
+const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cartRead: null, snapshot: null, user: null, session: null }
 
 function header (request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name]
@@ -39,7 +39,7 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     if (authenticated === null) throw restError('svc_not_logged_in')
     if (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
     if (!can(authenticated.user, MANAGE_SHOP)) throw restError('svc_forbidden')
-    return { group: 'admin', cartKey: null, cart: null, cartRead: null, snapshot: null, user: authenticated.user, session: authenticated.session }
+    return { group: 'admin', cartKey: null, cartRead: null, snapshot: null, user: authenticated.user, session: authenticated.session }
   }
 
   const token = header(request, 'cart-token')
@@ -59,14 +59,13 @@ export async function resolveAccess (request: FastifyRequest, shop: Shop, access
     // while it is current, that one lean statement is the request's only storage call.
     if (authenticated === null && drawerSnapshot) {
       const snapshot = await shop.carts.readSnapshot(cartKey)
-      if (snapshot !== null) return { group: 'guest', cartKey, cart: null, cartRead: null, snapshot, user: null, session: null }
+      if (snapshot !== null) return { group: 'guest', cartKey, cartRead: null, snapshot, user: null, session: null }
     }
     // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
     const cartRead = await shop.carts.read(cartKey)
     return {
       group: authenticated === null ? 'guest' : 'shopper',
       cartKey,
-      cart: cartRead.cart,
       cartRead,
       snapshot: null,
       user: authenticated?.user ?? null,

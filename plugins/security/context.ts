@@ -1,4 +1,4 @@
-import type { CartRead, Session, StoredCart, User } from '../../storage/types.ts'
+import type { CartRead, Session, User } from '../../storage/types.ts'
 import type { SvcRouteSpec } from './route-table.ts'
 
 /** Who is calling an `svc/v1` route, as the security plugin resolved it before the handler runs. */
@@ -7,13 +7,14 @@ export interface SvcRequestContext {
   group: 'guest' | 'shopper' | 'admin' | 'public'
   /** The Cart-Token's cart (cart-session routes), else null. */
   cartKey: string | null
-  /** That cart as stored when the request began, or null when it is new. */
-  cart: StoredCart | null
-  /** The same read with the cart's products, coupons and the settings' version (cart-session routes), else null. */
+  /**
+   * That cart as stored when the request began (`cartRead.cart`, null when it is new), with its products, coupons
+   * and the settings' version (cart-session routes), else null.
+   */
   cartRead: CartRead | null
   /**
    * The drawer's state as stored at the cart's last write, when the route asked for it (`drawerSnapshot`), the
-   * caller is a guest and it is still current; then `cart` and `cartRead` were not read (null). Else null.
+   * caller is a guest and it is still current; then `cartRead` was not read (null). Else null.
    */
   snapshot: string | null
   user: User | null

@@ -27,14 +27,11 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     // A guest's cart sends the snapshot its last write stored, as it is: one storage round trip, nothing computed.
     const stored = request.svc?.snapshot ?? null
     if (stored !== null) return sendJson(reply, stored)
-    const read = request.svc?.cartRead ?? null
+    // None current (the catalog or settings changed since): computed, and stored for the next read where it may be.
     const state = await cartStateOf(fastify, request)
-    if (read === null || request.svc?.group !== 'guest') return drawerCart.state(state)
-    // None current (a new cart, or the catalog or settings changed since): computed, and stored for the next read.
-    const made = await drawerCart.snapshot(state)
-    if (made === null) return drawerCart.state(state)
-    await shop.carts.storeSnapshot(state, read, viewerOf(request), made)
-    return sendJson(reply, made)
+    const read = request.svc?.cartRead ?? null
+    const made = read === null ? null : await shop.carts.storeSnapshot(state, read, viewerOf(request))
+    return made === null ? drawerCart.state(state) : sendJson(reply, made)
   })
 
   app.post('/cart/remove-items', {

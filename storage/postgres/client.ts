@@ -25,7 +25,13 @@ export function assertSchemaName (schema: string): void {
   if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid schema name ${JSON.stringify(schema)}`)
 }
 
-function toResult<R> (result: pg.QueryResult): QueryResult<R> {
+/** The pool size when `max` is not given. */
+export const DEFAULT_POOL_SIZE = 10
+
+/** Runs a statement on a pool or a checked-out connection; a `name` makes it a prepared statement of that name. */
+async function run<R> (target: pg.Pool | pg.PoolClient, text: string, params: readonly unknown[] | undefined, name: string | undefined): Promise<QueryResult<R>> {
+  const values = params as unknown[] | undefined
+  const result = await (name === undefined ? target.query(text, values) : target.query({ name, text, values }))
   return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 }
 }
 
@@ -35,7 +41,7 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
   const onError = options.onError ?? (() => {})
   const pool = new pg.Pool({
     connectionString: options.connectionString,
-    max: options.max ?? 10,
+    max: options.max ?? DEFAULT_POOL_SIZE,
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 2000,
     idleTimeoutMillis: options.idleTimeoutMillis ?? 30_000,
     query_timeout: options.queryTimeoutMillis ?? 10_000,
@@ -44,10 +50,7 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
   pool.on('error', onError)
 
   return {
-    async query (text, params, name) {
-      const values = params as unknown[] | undefined
-      return toResult(await (name === undefined ? pool.query(text, values) : pool.query({ name, text, values })))
-    },
+    query: (text, params, name) => run(pool, text, params, name),
 
     async transaction (fn) {
       const connection = await pool.connect()
@@ -58,10 +61,7 @@ export function createPostgresClient (options: PostgresClientOptions): SqlClient
         onError(error)
       }
       connection.on('error', onConnectionError)
-      const query: SqlClient['query'] = async (text, params, name) => {
-        const values = params as unknown[] | undefined
-        return toResult(await (name === undefined ? connection.query(text, values) : connection.query({ name, text, values })))
-      }
+      const query: SqlClient['query'] = (text, params, name) => run(connection, text, params, name)
       try {
         await connection.query('BEGIN')
         const result = await fn(transactionSession(query))

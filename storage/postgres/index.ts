@@ -3,7 +3,7 @@ import { SCHEMA_LOCK_KEY, migrate as runMigrations } from '../sql/migrations.ts'
 import { SqlStorage } from '../sql/sql-storage.ts'
 import { assertSchemaName, createPostgresClient, type PostgresClientOptions } from './client.ts'
 
-export { createPostgresClient, type PostgresClientOptions } from './client.ts'
+export { createPostgresClient, DEFAULT_POOL_SIZE, type PostgresClientOptions } from './client.ts'
 
 export interface PostgresStorageOptions extends PostgresClientOptions {
   /** Apply pending migrations before returning (default true). */

@@ -23,8 +23,9 @@ interface ReadCartRow extends Omit<CartRow, 'key'> {
   catalog_version: number
 }
 
-const VERSIONS = `(SELECT version FROM svc_versions WHERE name = 'catalog') AS catalog_version,
-  coalesce((SELECT version FROM svc_settings WHERE id = 1), 0) AS settings_version`
+const CATALOG_VERSION = "(SELECT version FROM svc_versions WHERE name = 'catalog')"
+const SETTINGS_VERSION = 'coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)'
+const VERSIONS = `${CATALOG_VERSION} AS catalog_version, ${SETTINGS_VERSION} AS settings_version`
 
 /**
  * `readCart`: one statement, so one round trip and one snapshot. The versions side always answers (even for a cart
@@ -44,8 +45,7 @@ const READ_CART = `
 /** `readCartSnapshot`: the snapshot column alone, of the one row whose stamp names the versions as they are now. */
 const READ_CART_SNAPSHOT = `
   SELECT snapshot FROM svc_carts
-  WHERE key = $1 AND snapshot_stamp = $2::text || ':' || (SELECT version FROM svc_versions WHERE name = 'catalog')
-    || ':' || coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)`
+  WHERE key = $1 AND snapshot_stamp = $2::text || ':' || ${CATALOG_VERSION} || ':' || ${SETTINGS_VERSION}`
 
 interface WriteVersionsRow {
   catalog_version: number

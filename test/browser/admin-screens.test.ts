@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises'
-import type { Page } from 'playwright-core'
 import { ADMIN_PAGE, logInOnAdminPage, previewFrame, rootProperty, saveAndWait, status } from './admin-page.ts'
 import {
-  ADMIN, browserTest, launchBrowser, logInAs, newPage, openShop, screenshot, SHOPPER, startShop
+  addFromShop, ADMIN, browserTest, launchBrowser, logInAs, newPage, openShop, screenshot, SHOPPER, startShop
 } from './helpers.ts'
 
 /**
@@ -11,16 +10,8 @@ import {
  * analytics dashboard.
  */
 
-const drawer = '[data-svc="drawer"]'
 /** A label that would run script if it were ever written as HTML. */
 const HOSTILE_LABEL = 'Gift wrap <img src=x onerror="window.__owned=1">'
-
-async function addFromShop (page: Page, productId: number): Promise<void> {
-  const response = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'))
-  await page.click(`button.add-to-cart[data-product-id="${productId}"]`)
-  await response
-  await page.waitForSelector(`${drawer}:not([hidden])`)
-}
 
 browserTest('the admin screens', async (t) => {
   const shop = await startShop(t, { edition: 'pro' })

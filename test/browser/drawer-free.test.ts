@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
 import {
-  browserTest, DESKTOP, drawerLines, focused, inDrawer, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
+  addFromShop, browserTest, DESKTOP, drawer, drawerLines, focused, inDrawer, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
 } from './helpers.ts'
 
 /** The live region's announcement, once written (it is cleared and written again a moment later, so repeats are read out). */
@@ -10,15 +10,6 @@ async function liveText (page: import('playwright-core').Page): Promise<string> 
 }
 
 /** The Free edition in headless Chromium: the storefront, the drawer and launcher, keyboard, errors, screenshots. */
-
-const drawer = '[data-svc="drawer"]'
-
-async function addFromShop (page: Page, productId: number): Promise<void> {
-  const response = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'))
-  await page.click(`button.add-to-cart[data-product-id="${productId}"]`)
-  await response
-  await page.waitForSelector(`${drawer}:not([hidden])`)
-}
 
 function transition (page: Page): Promise<string> {
   return page.evaluate(`getComputedStyle(document.querySelector('${drawer}')).transitionDuration.split(',')[0]`)

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
 import {
-  ADMIN, browserTest, drawerLines, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
+  addFromShop, ADMIN, browserTest, drawer, drawerLines, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
 } from './helpers.ts'
 
 /** The Pro edition with an add-on, a bundle and a spotlight configured: its widgets in the drawer, and analytics. */
 
-const drawer = '[data-svc="drawer"]'
 const always = { match: 'all', conditions: [] }
 
 const PRO_SETTINGS = {
@@ -29,13 +28,6 @@ const PRO_SETTINGS = {
   },
   spotlight: { enabled: true, product_id: 104, title: 'Ready for the sun?', text: 'Polarised sunglasses to finish the look.', conditions: always },
   analytics: { enabled: true }
-}
-
-async function addFromShop (page: Page, productId: number): Promise<void> {
-  const response = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'))
-  await page.click(`button.add-to-cart[data-product-id="${productId}"]`)
-  await response
-  await page.waitForSelector(`${drawer}:not([hidden])`)
 }
 
 /** The analytics totals per event type, as the shop manager sees them. */

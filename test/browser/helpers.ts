@@ -203,6 +203,17 @@ export class Traffic {
   }
 }
 
+/** The drawer's panel. */
+export const drawer = '[data-svc="drawer"]'
+
+/** Adds a product with the storefront's button (the classic AJAX add to cart) and waits for the drawer to open. */
+export async function addFromShop (page: Page, productId: number): Promise<void> {
+  const response = page.waitForResponse((r) => r.url().includes('wc-ajax=add_to_cart'))
+  await page.click(`button.add-to-cart[data-product-id="${productId}"]`)
+  await response
+  await page.waitForSelector(`${drawer}:not([hidden])`)
+}
+
 /** Logs the page's context in (the session cookie) through the platform's login route. */
 export async function logInAs (page: Page, who: { email: string, password: string }): Promise<void> {
   const response = await page.request.post(new URL('/account/login', page.url()).href, { data: who })

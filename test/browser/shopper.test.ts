@@ -1,10 +1,8 @@
 import {
-  browserTest, drawerLines, launchBrowser, newPage, openShop, SHOPPER, startShop, Traffic
+  browserTest, drawer, drawerLines, launchBrowser, newPage, openShop, SHOPPER, startShop, Traffic
 } from './helpers.ts'
 
 /** A logged-in shopper: the page gives the drawer a REST nonce, sent as X-WP-Nonce, and renewed when refused. */
-
-const drawer = '[data-svc="drawer"]'
 
 browserTest('the logged-in shopper\'s drawer', async (t) => {
   const shop = await startShop(t, { edition: 'free' })

@@ -17,10 +17,18 @@ export interface BareClients {
   dispose (): Promise<void>
 }
 
+export interface StoragePair {
+  /** Two storages on one database, as two app instances have them. */
+  storages: [Storage, Storage]
+  dispose (): Promise<void>
+}
+
 export interface StorageBackend {
   name: string
   create (): Promise<TestStorage>
   createBareClients (): Promise<BareClients>
+  /** PGlite: one storage twice (one process could share it); PostgreSQL: two storages, each with its own pool. */
+  createPair (): Promise<StoragePair>
 }
 
 function withDispose<S extends Storage & { migrate (): Promise<string[]> }> (
@@ -45,6 +53,10 @@ const pglite: StorageBackend = {
     // PGlite has one connection: both "instances" share it, which still exercises the serialisation.
     const client = await createTestPgliteClient()
     return { clients: [client, client], dispose: () => client.close() }
+  },
+  async createPair () {
+    const storage = await createTestPgliteStorage()
+    return { storages: [storage, storage], dispose: () => storage.close() }
   }
 }
 
@@ -81,13 +93,25 @@ function postgres (connectionString: string): StorageBackend {
           await dropSchema(schema)
         }
       }
+    },
+    async createPair () {
+      const schema = freshSchema()
+      const first = await createPostgresStorage({ connectionString, searchPath: schema })
+      const second = await createPostgresStorage({ connectionString, searchPath: schema })
+      return {
+        storages: [first, second],
+        async dispose () {
+          await Promise.all([first.close(), second.close()])
+          await dropSchema(schema)
+        }
+      }
     }
   }
 }
 
 function unavailable (name: string, message: string): StorageBackend {
   const fail = async (): Promise<never> => { throw new Error(message) }
-  return { name, create: fail, createBareClients: fail }
+  return { name, create: fail, createBareClients: fail, createPair: fail }
 }
 
 /**

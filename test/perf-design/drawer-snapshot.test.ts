@@ -2,11 +2,7 @@
  * The drawer's cart state stored at write time and sent as it is by `GET svc/v1/cart`: it must always be the state
  * a fresh computation gives, whatever changed since (the catalog, the settings, another instance's writes).
  */
-import { randomBytes } from 'node:crypto'
-import type { Test } from 'tap'
 import { test } from 'tap'
-import { createPostgresClient, createPostgresStorage } from '../../storage/postgres/index.ts'
-import type { Storage } from '../../storage/types.ts'
 import { asGuest } from '../helpers/security.ts'
 import { Shopper, svcRequest, type Json } from '../helpers/shopper.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
@@ -53,27 +49,12 @@ onEveryBackend('a cart with a coupon and a logged-in shopper\'s cart answer the 
   t.not(withCoupon.cartTotal, plain.cartTotal)
 })
 
-async function twoStorages (t: Test): Promise<[Storage, Storage]> {
-  const connectionString = process.env.DATABASE_URL!
-  const schema = `svc_t_${randomBytes(6).toString('hex')}`
-  t.teardown(async () => {
-    const admin = createPostgresClient({ connectionString })
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    } finally {
-      await admin.close()
-    }
-  })
-  const first = await createPostgresStorage({ connectionString, searchPath: schema })
-  t.teardown(() => first.close())
-  const second = await createPostgresStorage({ connectionString, searchPath: schema })
-  t.teardown(() => second.close())
-  return [first, second]
-}
-
-if (storageBackends().some((backend) => backend.name === 'postgres')) {
+const postgres = storageBackends().find((backend) => backend.name === 'postgres')
+if (postgres !== undefined) {
   test('two instances on one database: a write or a catalog change on one shows at once on the other (postgres)', async (t) => {
-    const [storageA, storageB] = await twoStorages(t)
+    const pair = await postgres.createPair()
+    t.teardown(() => pair.dispose())
+    const [storageA, storageB] = pair.storages
     const a = await buildFreeApp(t, storageA)
     const b = await buildFreeApp(t, storageB)
     const onA = await Shopper.guest(a.app)

@@ -1,7 +1,4 @@
-import { test, type Test } from 'tap'
-import { randomBytes } from 'node:crypto'
-import { createPostgresClient, createPostgresStorage } from '../../storage/postgres/index.ts'
-import type { Storage } from '../../storage/types.ts'
+import { test } from 'tap'
 import { expectError, expectNoStore } from '../helpers/security.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import {
@@ -299,37 +296,12 @@ onEveryBackend('settings routes', async (t, free) => {
   })
 })
 
-/**
- * Two app instances on one database: PGlite (one storage shared, as one process could) and PostgreSQL (two
- * storages, each with its own pool, on one schema, as two servers behind a load balancer).
- */
-async function sharedStorages (t: Test, backend: ReturnType<typeof storageBackends>[number]): Promise<[Storage, Storage]> {
-  if (backend.name !== 'postgres') {
-    const storage = await backend.create()
-    t.teardown(() => storage.dispose())
-    return [storage, storage]
-  }
-  const connectionString = process.env.DATABASE_URL
-  if (!connectionString) throw new Error('DATABASE_URL is not set: CI must run the settings tests against PostgreSQL')
-  const schema = `svc_t_${randomBytes(6).toString('hex')}`
-  t.teardown(async () => {
-    const admin = createPostgresClient({ connectionString })
-    try {
-      await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)
-    } finally {
-      await admin.close()
-    }
-  })
-  const first = await createPostgresStorage({ connectionString, searchPath: schema })
-  t.teardown(() => first.close())
-  const second = await createPostgresStorage({ connectionString, searchPath: schema })
-  t.teardown(() => second.close())
-  return [first, second]
-}
-
 for (const backend of storageBackends()) {
   test(`two instances on one database: a settings change shows at once on the other (${backend.name})`, async (t) => {
-    const [storageA, storageB] = await sharedStorages(t, backend)
+    // PGlite: one storage shared, as one process could; PostgreSQL: two pools on one schema, as two servers would.
+    const pair = await backend.createPair()
+    t.teardown(() => pair.dispose())
+    const [storageA, storageB] = pair.storages
     const a = await buildFreeApp(t, storageA)
     const b = await buildFreeApp(t, storageB)
     const shopper = await Shopper.guest(b.app)

@@ -135,10 +135,10 @@ export class CartService {
    * Stores the state's snapshot, stamped with the versions it was computed at, if the cart is stored, the viewer is
    * a guest and the snapshotter makes one. Returns the snapshot, or null.
    */
-  async storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer, made?: string): Promise<string | null> {
+  async storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer): Promise<string | null> {
     const snapshotter = this.#snapshotter
     if (snapshotter === undefined || state.stored === null || !isGuest(viewer)) return null
-    const snapshot = made ?? await snapshotter.make(state)
+    const snapshot = await snapshotter.make(state)
     if (snapshot === null) return null
     const stamp = `${snapshotter.key()}:${versions.catalogVersion}:${versions.settingsVersion}`
     await this.#storage.saveCartSnapshot(state.key, state.stored.version, stamp, snapshot)
