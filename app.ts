@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { OneLineRequestLog } from './config/logger.ts'
 import { defaultShopConfig } from './config/shop-config.ts'
 import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
@@ -60,6 +61,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { allErrors: true } },
     clientErrorHandler,
     frameworkErrors,
+    // One log line per request, when it is answered, instead of Fastify's two.
+    logController: new OneLineRequestLog(),
     ...options.fastify
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.

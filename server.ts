@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdir } from 'node:fs/promises'
 import { buildApp } from './app.ts'
 import { DEFAULT_DEMO_USERS, EnvError, readEnv, type ServerEnv } from './config/env.ts'
-import { loggerOptions } from './config/logger.ts'
+import { loggerOptions, prettyStream } from './config/logger.ts'
+import { ADMIN_BASE } from './plugins/admin-screens/index.ts'
 import { demoShopConfig } from './seed/demo-config.ts'
 import { demoCoupons } from './seed/demo-catalog.ts'
 import { seedDemoShop, seedDemoUsers } from './seed/seed.ts'
@@ -27,8 +28,9 @@ const rateCounter = createRateCounter(env)
 const secrets = env.secrets.length > 0
   ? env.secrets
   : [await storage.getOrCreateMeta('signing_secret', () => randomBytes(32).toString('base64url'))]
-const seeded = await seedDemoShop(storage, env.homeUrl)
-await seedDemoUsers(storage, env.demoUsers)
+// The demo catalog and coupons only in demo mode; the accounts whenever they are configured (env.users).
+const seeded = env.demo && await seedDemoShop(storage, env.homeUrl)
+await seedDemoUsers(storage, env.users)
 
 const app = await buildApp({
   storage,
@@ -40,7 +42,7 @@ const app = await buildApp({
   allowedOrigins: env.allowedOrigins,
   trustedProxyCidrs: env.trustedProxyCidrs,
   shop: demoShopConfig,
-  logger: loggerOptions(env.logLevel),
+  logger: loggerOptions(env.logLevel, env.logFormat === 'pretty' ? prettyStream(process.stdout, process.stdout.isTTY === true) : undefined),
   // X-Forwarded-Proto (https cookies) and X-Forwarded-For are believed from the trusted proxies only.
   ...(env.trustedProxyCidrs.length > 0 ? { fastify: { trustProxy: env.trustedProxyCidrs } } : {})
 })
@@ -82,19 +84,23 @@ try {
   await Promise.allSettled([storage.close(), rateCounter.close()])
   process.exit(1)
 }
-const address = app.server.address()
-const port = typeof address === 'object' && address ? address.port : env.port
+// The addresses are the site URL's: the origin the drawer and the admin screen are allowed to call from.
+const site = env.siteUrl.replace(/\/+$/, '')
 // Only the built-in demo passwords are printed; one given in the environment stays out of the logs.
-const login = (role: 'admin' | 'shopper') => {
-  const { email, password } = env.demoUsers[role]
-  const shown = password === DEFAULT_DEMO_USERS[role].password ? password : `(from SVC_${role.toUpperCase()}_PASSWORD)`
-  return `${email} / ${shown}`
+const login = (role: 'admin' | 'shopper', title: string) => {
+  const account = env.users[role]
+  if (account === undefined) return null
+  const shown = account.password === DEFAULT_DEMO_USERS[role].password ? account.password : `(from SVC_${role.toUpperCase()}_PASSWORD)`
+  return `  ${title.padEnd(15)}${account.email} / ${shown}`
 }
-console.log(`
-Demo shop (${env.edition} edition) on ${storage.name} storage and ${rateCounter.name} rate counters${seeded ? ', freshly seeded' : ''}:
-  storefront   http://${env.host === '0.0.0.0' ? 'localhost' : env.host}:${port}/
-  Store API    http://${env.host === '0.0.0.0' ? 'localhost' : env.host}:${port}/wp-json/wc/store/v1/cart
-  coupons      ${demoCoupons.map((coupon) => coupon.code).join(', ')}
-  admin        ${login('admin')}
-  shopper      ${login('shopper')}
-`)
+const lines = [
+  `${env.demo ? 'Demo shop' : 'Shop'} (${env.edition} edition) on ${storage.name} storage and ${rateCounter.name} rate counters${seeded ? ', freshly seeded' : ''}:`,
+  `  storefront     ${site}/`,
+  `  admin screen   ${site}${ADMIN_BASE}`,
+  `  OpenAPI        ${site}/openapi.json`,
+  `  Store API      ${site}/wp-json/wc/store/v1/cart`,
+  env.demo ? `  coupons        ${demoCoupons.map((coupon) => coupon.code).join(', ')}` : null,
+  login('admin', 'shop manager'),
+  login('shopper', 'shopper')
+]
+console.log(`\n${lines.filter((line) => line !== null).join('\n')}\n`)

@@ -50,13 +50,15 @@ export class Drawer {
   #duration = 0
   /** Sections older than the cart (after a fragment): refreshed at the shopper's next step. */
   #stale = false
-  #busy = false
+  /** Requests under way that load or change the cart: while there is one, the drawer is busy and its cart actions are off. */
+  #pending = 0
   readonly #viewed = new Set<number>()
 
   readonly #root = h('div', { class: 'svc-root', 'data-svc': 'root', 'data-state': 'loading' })
   readonly #overlay = h('div', { class: 'svc-overlay', hidden: true })
   readonly #close = h('button', { type: 'button', class: 'svc-close', 'aria-label': 'Close the cart', 'data-fk': 'close' }, '×')
-  readonly #count = h('span', { class: 'svc-meta', 'data-svc': 'count' })
+  /** English words and a number: isolated, so that a right-to-left page does not turn "(3 items)" into "(items 3)". */
+  readonly #count = h('span', { class: 'svc-meta', 'data-svc': 'count', dir: 'auto' })
   readonly #alert = h('div', { class: 'svc-alert', role: 'alert', 'data-svc': 'error' })
   readonly #lines = h('div', { 'data-svc': 'cart' }, h('p', { class: 'svc-empty' }, 'Loading your cart…'))
   readonly #meter: HTMLElement | null
@@ -67,6 +69,7 @@ export class Drawer {
   readonly #coupon = createCouponForm((code) => { this.applyCoupon(code) })
   readonly #totals = h('div', { 'data-svc': 'totals' })
   readonly #checkout: HTMLAnchorElement
+  readonly #body: HTMLElement
   readonly #drawer: HTMLElement
   readonly #launcher: Launcher
   readonly #dialog: Dialog
@@ -100,8 +103,15 @@ export class Drawer {
     },
     h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, 'Your cart'), this.#count, this.#close),
     this.#alert,
-    h('div', { class: 'svc-body' }, this.#meter, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
+    this.#body = h('div', { class: 'svc-body' }, this.#meter, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
     h('div', { class: 'svc-foot' }, this.#totals, this.#checkout))
+    // A control switched off while the cart loads does nothing: no handler runs, no link is followed, no box ticks.
+    this.#drawer.addEventListener('click', (event) => {
+      if (event.target instanceof Element && event.target.closest('[aria-disabled="true"]')) {
+        event.preventDefault()
+        event.stopPropagation()
+      }
+    }, true)
     this.#launcher = new Launcher(config.launcher, DRAWER_ID, () => { this.open('launcher') })
     this.#dialog = new Dialog({
       root: this.#root,
@@ -119,7 +129,10 @@ export class Drawer {
         }
       }
     })
-    this.#store.subscribe((state, previous) => { this.#render(state, previous) })
+    this.#store.subscribe((state, previous) => {
+      this.#render(state, previous)
+      this.#lock(state.busy)
+    })
     this.#applySettings(config.drawerConfig, config.launcher)
   }
 
@@ -140,10 +153,12 @@ export class Drawer {
   /** Page load: the Cart-Token (and settings) from the Store API cart, then the drawer's data. */
   async init (): Promise<void> {
     try {
-      const cart = await this.#api.loadToken()
-      const svc = cart.extensions?.svc
-      if (svc?.drawer_config && svc.launcher) this.#applySettings(svc.drawer_config, svc.launcher)
-      await Promise.all([this.#refreshAll(false), this.#pro ? this.#loadBundles() : null])
+      await this.#loading(async () => {
+        const cart = await this.#api.loadToken()
+        const svc = cart.extensions?.svc
+        if (svc?.drawer_config && svc.launcher) this.#applySettings(svc.drawer_config, svc.launcher)
+        await Promise.all([this.#refreshAll(false), this.#pro ? this.#loadBundles() : null])
+      })
       await this.#loadCompanions()
     } catch (error) {
       this.#store.set({ error: describe(error) })
@@ -194,8 +209,10 @@ export class Drawer {
       this.#analytics.track('coupon_apply', { data: { code: code.slice(0, 200) } })
       this.#store.set({ couponMessage: '' })
       await this.#changed(cart, `Coupon ${code} applied.`)
+      this.#reveal(this.#coupon.element)
     }, (message) => {
       this.#store.set({ couponMessage: message })
+      this.#reveal(this.#coupon.element)
       return true
     })
   }
@@ -250,7 +267,7 @@ export class Drawer {
     if (cart === null) {
       // No `.svc-cart-json` (the service is off, or another extension broke the fragments): ask the server.
       this.open('add_to_cart')
-      this.#quietly(() => this.#refreshAll(true))
+      this.#quietly(() => this.#loading(() => this.#refreshAll(true)))
       return
     }
     const { state } = this.#store
@@ -269,21 +286,57 @@ export class Drawer {
 
   /** One drawer action at a time; a refusal is shown in words (a 409 brings the cart as it stands). */
   async #run (work: () => Promise<void>, onError?: (message: string) => boolean): Promise<void> {
-    if (this.#busy) return
-    this.#busy = true
-    this.#store.set({ busy: true, error: '' })
+    if (this.#pending > 0) return
+    this.#store.set({ error: '' })
+    await this.#loading(async () => {
+      try {
+        await work()
+      } catch (error) {
+        const cart = error instanceof ApiError ? error.data.cart as CartState | undefined : undefined
+        if (cart && Array.isArray(cart.cartItems)) this.#store.setCart(cart)
+        const message = describe(error)
+        if (!onError?.(message)) this.#store.set({ error: message })
+        this.#announcer.say(message)
+      }
+    })
+  }
+
+  /** Work that loads or changes the cart: the drawer is busy (its cart actions off) until every such work has ended. */
+  async #loading<T> (work: () => Promise<T>): Promise<T> {
+    if (this.#pending++ === 0) this.#store.set({ busy: true })
     try {
-      await work()
-    } catch (error) {
-      const cart = error instanceof ApiError ? error.data.cart as CartState | undefined : undefined
-      if (cart && Array.isArray(cart.cartItems)) this.#store.setCart(cart)
-      const message = describe(error)
-      if (!onError?.(message)) this.#store.set({ error: message })
-      this.#announcer.say(message)
+      return await work()
     } finally {
-      this.#busy = false
-      this.#store.set({ busy: false })
+      if (--this.#pending === 0) this.#store.set({ busy: false })
     }
+  }
+
+  /**
+   * While busy, every action on the cart is off: buttons and boxes say so (`aria-disabled`, focus stays where it
+   * is) and clicks on them are stopped, quantities are read-only, and Checkout is no link until the cart is known.
+   */
+  #lock (busy: boolean): void {
+    for (const control of this.#drawer.querySelectorAll<HTMLElement>('.svc-body button, .svc-body input, .svc-foot a')) {
+      if (control === this.#coupon.input) continue
+      if (busy) control.setAttribute('aria-disabled', 'true')
+      else control.removeAttribute('aria-disabled')
+      if (control instanceof HTMLInputElement) control.readOnly = busy
+    }
+    if (busy) {
+      this.#checkout.removeAttribute('href')
+      this.#checkout.setAttribute('role', 'link')
+    } else {
+      this.#checkout.href = this.#config.checkoutUrl
+      this.#checkout.removeAttribute('role')
+    }
+  }
+
+  /** Scrolls the drawer's body to show the element (the coupon form's answer, which redrawn lines may push out of view). */
+  #reveal (element: HTMLElement): void {
+    const body = this.#body.getBoundingClientRect()
+    const box = element.getBoundingClientRect()
+    if (box.bottom > body.bottom) this.#body.scrollTop += Math.min(box.bottom - body.bottom, box.top - body.top)
+    else if (box.top < body.top) this.#body.scrollTop -= body.top - box.top
   }
 
   /** A background refresh: a failure is shown, never thrown. */

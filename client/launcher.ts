@@ -23,7 +23,7 @@ export class Launcher {
       'aria-controls': controls,
       'data-svc': 'launcher',
       onclick: onOpen
-    }, icon(BAG), this.#badge, this.#total)
+    }, icon(BAG), this.#total, ' ', this.#badge)
     this.update(settings, null)
   }
 
@@ -43,7 +43,9 @@ export class Launcher {
     this.#badge.hidden = !settings.show_count
     this.#total.textContent = total
     this.#total.hidden = !settings.show_total || total === ''
-    this.element.setAttribute('aria-label', `Cart: ${items(count)}${total ? `, ${total}` : ''}. Open the cart`)
+    // The name holds the visible text (the total, then the count: their order in the markup; CSS shows the count
+    // first), so that a shopper who says what they see reaches the button (WCAG 2.5.3).
+    this.element.setAttribute('aria-label', `Cart: ${total ? `${total}, ` : ''}${items(count)}. Open the cart`)
   }
 
   expanded (open: boolean): void {

@@ -1,4 +1,5 @@
 import { compileTrustedProxies } from '../plugins/security/client-ip.ts'
+import type { LogFormat } from './logger.ts'
 
 /** The server's environment, read and validated once at start. Plugins never read `process.env`. */
 export interface ServerEnv {
@@ -13,21 +14,48 @@ export interface ServerEnv {
   databaseUrl: string | null
   redisUrl: string | null
   logLevel: string
+  /** LOG_FORMAT: `pretty` (the default on a terminal) or `json` (the default otherwise). */
+  logFormat: LogFormat
   /** Default value of the filter `svc_rest_allowed_origins`. */
   allowedOrigins: string[]
   /** Default value of the filter `svc_rest_trusted_proxy_cidrs`. */
   trustedProxyCidrs: string[]
-  /** The demo users the seed creates (their passwords are only used when the user is first created). */
-  demoUsers: {
-    admin: { email: string, password: string }
-    shopper: { email: string, password: string }
+  /** `NODE_ENV=production`: a secret of its own and no published password are required. */
+  production: boolean
+  /** Demo mode (`SVC_DEMO`; on unless `NODE_ENV=production`): the demo catalog, coupons and users are seeded. */
+  demo: boolean
+  /**
+   * The accounts to create at start when missing (an existing user keeps its password): in demo mode both, with the
+   * demo e-mails and passwords unless set; otherwise each one whose e-mail and password are both given.
+   */
+  users: {
+    admin?: Account
+    shopper?: Account
   }
+}
+
+export interface Account {
+  email: string
+  password: string
 }
 
 export const DEFAULT_DEMO_USERS = {
   admin: { email: 'admin@shop.test', password: 'admin-demo-password' },
   shopper: { email: 'shopper@shop.test', password: 'shopper-demo-password' }
 } as const
+
+/**
+ * Secrets that stand in this project's public files (an old `docker-compose.yml` default, the tests, the OpenAPI
+ * script): anyone can read them, so a production server refuses them.
+ */
+export const PUBLISHED_SECRETS: readonly string[] = [
+  'change-me-to-a-long-random-secret-of-32-bytes-or-more',
+  'test-secret-that-is-at-least-32-bytes-long',
+  'browser-test-secret-that-is-at-least-32-bytes',
+  'openapi-document-only-secret-32-bytes'
+]
+
+const DEMO_PASSWORDS: readonly string[] = Object.values(DEFAULT_DEMO_USERS).map((user) => user.password)
 
 export class EnvError extends Error {
   readonly problems: string[]
@@ -40,6 +68,7 @@ export class EnvError extends Error {
 
 const MIN_SECRET_BYTES = 32
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+const BOOLEANS = ['1', '0', 'true', 'false']
 
 function url (name: string, value: string, protocols: string[], problems: string[]): string {
   try {
@@ -51,7 +80,29 @@ function url (name: string, value: string, protocols: string[], problems: string
   return value
 }
 
-export function readEnv (env: NodeJS.ProcessEnv = process.env): ServerEnv {
+const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]']
+
+/** The same origins under the other loopback host names, for site and home URLs on a loopback host. */
+function loopbackAliases (...urls: string[]): string[] {
+  const aliases: string[] = []
+  for (const value of urls) {
+    let parsed: URL
+    try {
+      parsed = new URL(value)
+    } catch {
+      continue
+    }
+    if (!LOOPBACK_HOSTS.includes(parsed.hostname)) continue
+    for (const host of LOOPBACK_HOSTS) {
+      const origin = `${parsed.protocol}//${host}${parsed.port === '' ? '' : `:${parsed.port}`}`
+      if (origin !== parsed.origin && !aliases.includes(origin)) aliases.push(origin)
+    }
+  }
+  return aliases
+}
+
+/** Reads and checks the environment; `terminal` tells whether the logs go to a terminal (pretty by default). */
+export function readEnv (env: NodeJS.ProcessEnv = process.env, terminal = process.stdout.isTTY === true): ServerEnv {
   const problems: string[] = []
   const text = (name: string) => {
     const value = env[name]?.trim()
@@ -65,15 +116,29 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env): ServerEnv {
   const edition = text('SVC_EDITION') ?? 'free'
   if (edition !== 'free' && edition !== 'pro') problems.push(`SVC_EDITION must be "free" or "pro", got "${edition}"`)
 
+  const production = env.NODE_ENV === 'production'
+  const demoText = text('SVC_DEMO')
+  if (demoText !== undefined && !BOOLEANS.includes(demoText)) problems.push(`SVC_DEMO must be true or false (or 1 or 0), got "${demoText}"`)
+  const demo = demoText === undefined || !BOOLEANS.includes(demoText) ? !production : ['1', 'true'].includes(demoText)
+
   const secrets = (text('SVC_SECRET') ?? '').split(',').map((secret) => secret.trim()).filter(Boolean)
   secrets.forEach((secret, index) => {
     if (Buffer.byteLength(secret) < MIN_SECRET_BYTES) {
       problems.push(`SVC_SECRET: secret #${index + 1} is ${Buffer.byteLength(secret)} bytes; each secret needs at least ${MIN_SECRET_BYTES}`)
     }
+    if (production && PUBLISHED_SECRETS.includes(secret)) {
+      problems.push(`SVC_SECRET: secret #${index + 1} is published in this project's files; with NODE_ENV=production set a secret of your own (e.g. openssl rand -base64 48)`)
+    }
   })
+  if (production && secrets.length === 0) {
+    problems.push('SVC_SECRET is not set; with NODE_ENV=production set a long random secret of your own (e.g. openssl rand -base64 48)')
+  }
 
   const logLevel = text('LOG_LEVEL') ?? 'info'
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`)
+
+  const logFormat = text('LOG_FORMAT') ?? (terminal ? 'pretty' : 'json')
+  if (logFormat !== 'pretty' && logFormat !== 'json') problems.push(`LOG_FORMAT must be "pretty" or "json", got "${logFormat}"`)
 
   const defaultUrl = `http://localhost:${Number.isInteger(port) ? port : 3000}`
   const siteUrl = url('SVC_SITE_URL', text('SVC_SITE_URL') ?? defaultUrl, ['http:', 'https:'], problems)
@@ -93,6 +158,11 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env): ServerEnv {
     } catch {}
     if (!valid) problems.push(`SVC_ALLOWED_ORIGINS: "${origin}" is not an origin like https://shop.example or http://localhost:8080`)
   }
+  // The demo answers on every loopback name: a shopper who types 127.0.0.1 where the site URL says localhost (or the
+  // other way round) can still use the drawer and the admin screen.
+  if (demo) {
+    for (const alias of loopbackAliases(siteUrl, homeUrl)) if (!allowedOrigins.includes(alias)) allowedOrigins.push(alias)
+  }
   const trustedProxyCidrs = list('SVC_TRUSTED_PROXY_CIDRS')
   try {
     compileTrustedProxies(trustedProxyCidrs)
@@ -100,20 +170,34 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env): ServerEnv {
     problems.push(`SVC_TRUSTED_PROXY_CIDRS: ${(error as Error).message}`)
   }
 
-  const account = (role: 'admin' | 'shopper') => {
+  // Outside demo mode an account is created only when both its e-mail and its password are given.
+  const account = (role: 'admin' | 'shopper'): Account | undefined => {
     const prefix = `SVC_${role.toUpperCase()}`
-    const email = text(`${prefix}_EMAIL`) ?? DEFAULT_DEMO_USERS[role].email
-    const password = text(`${prefix}_PASSWORD`) ?? DEFAULT_DEMO_USERS[role].password
+    const given = { email: text(`${prefix}_EMAIL`), password: text(`${prefix}_PASSWORD`) }
+    if (!demo && given.email === undefined && given.password === undefined) return undefined
+    if (!demo && (given.email === undefined || given.password === undefined)) {
+      problems.push(`${prefix}_EMAIL and ${prefix}_PASSWORD go together: set both to create the ${role === 'admin' ? 'shop manager' : 'shopper'}, or neither`)
+      return undefined
+    }
+    const email = given.email ?? DEFAULT_DEMO_USERS[role].email
+    const password = given.password ?? DEFAULT_DEMO_USERS[role].password
     if (!/^[^\s@]+@[^\s@]+$/.test(email)) problems.push(`${prefix}_EMAIL must be an e-mail address, got "${email}"`)
     if (password.length < 8) problems.push(`${prefix}_PASSWORD must have at least 8 characters`)
+    if (production && DEMO_PASSWORDS.includes(password)) {
+      problems.push(given.password === undefined
+        ? `${prefix}_PASSWORD is not set, so the demo ${role} would get the published demo password; with NODE_ENV=production set ${prefix}_PASSWORD (or SVC_DEMO=false)`
+        : `${prefix}_PASSWORD is a published demo password; with NODE_ENV=production choose another`)
+    }
     return { email, password }
   }
-  const demoUsers = { admin: account('admin'), shopper: account('shopper') }
+  const admin = account('admin')
+  const shopper = account('shopper')
 
   if (problems.length > 0) throw new EnvError(problems)
   return {
     port,
-    host: text('HOST') ?? '127.0.0.1',
+    // 'localhost' listens on both loopback addresses (127.0.0.1 and ::1), so the default site URL reaches it.
+    host: text('HOST') ?? 'localhost',
     siteUrl,
     homeUrl,
     edition: edition as ServerEnv['edition'],
@@ -122,8 +206,11 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env): ServerEnv {
     databaseUrl: databaseUrl ?? null,
     redisUrl: redisUrl ?? null,
     logLevel,
+    logFormat: logFormat as LogFormat,
     allowedOrigins,
     trustedProxyCidrs,
-    demoUsers
+    production,
+    demo,
+    users: { ...(admin ? { admin } : {}), ...(shopper ? { shopper } : {}) }
   }
 }

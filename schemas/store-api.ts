@@ -26,7 +26,8 @@ export const RemoveItemBody = Type.Object({ key: CartItemKey })
 export const CouponBody = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) })
 
 export const ProductsQuery = Type.Object({
-  page: Type.Integer({ minimum: 1, default: 1 }),
+  // Bounded so that the page's offset stays a finite whole number (a page of 1e308 overflowed it into a 500).
+  page: Type.Integer({ minimum: 1, maximum: 2_147_483_647, default: 1 }),
   per_page: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
   search: Type.Optional(Type.String({ maxLength: 200 })),
   category: Type.Optional(Type.Integer({ minimum: 1 }))

@@ -93,4 +93,4 @@ export const SettingsImportBody = Type.Object({
 export const CartConflictBody = ErrorBodyWith({ keys: Type.Array(Type.String()), cart: DrawerCartStateSchema }, { title: 'SvcCartConflict', description: 'A refused cart change: the keys at fault and the cart as it stands.' })
 export const SettingsConflictBody = ErrorBodyWith({ version: Type.Integer() }, { title: 'SvcSettingsConflict', description: 'The settings were saved by someone else: `data.version` is the current version.' })
 
-export const cartErrors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody } as const
+export const cartErrors = { 400: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody } as const

@@ -70,4 +70,4 @@ export const ConditionTypeSchema = Type.Object({
   value_schema: Type.Object({}, { additionalProperties: true, description: 'JSON schema of the value.' })
 }, { title: 'SvcConditionType' })
 
-export const adminErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 429: ErrorBody, 503: ErrorBody } as const
+export const adminErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 503: ErrorBody } as const

@@ -14,22 +14,26 @@ export async function seedDemoShop (storage: Storage, homeUrl: string): Promise<
 }
 
 export interface DemoUsers {
-  admin: { email: string, password: string }
-  shopper: { email: string, password: string }
+  admin?: { email: string, password: string }
+  shopper?: { email: string, password: string }
 }
 
-/** The demo admin (capability `manage_shop`) and shopper; an existing user keeps its password. */
+/** The shop manager (capability `manage_shop`) and the shopper, each when given; an existing user keeps its password. */
 export async function seedDemoUsers (storage: Storage, users: DemoUsers): Promise<void> {
-  await storage.ensureUser({
-    email: users.admin.email,
-    displayName: 'Shop Manager',
-    passwordHash: await hashPassword(users.admin.password),
-    capabilities: [MANAGE_SHOP, 'read']
-  })
-  await storage.ensureUser({
-    email: users.shopper.email,
-    displayName: 'Sam Shopper',
-    passwordHash: await hashPassword(users.shopper.password),
-    capabilities: ['read']
-  })
+  if (users.admin) {
+    await storage.ensureUser({
+      email: users.admin.email,
+      displayName: 'Shop Manager',
+      passwordHash: await hashPassword(users.admin.password),
+      capabilities: [MANAGE_SHOP, 'read']
+    })
+  }
+  if (users.shopper) {
+    await storage.ensureUser({
+      email: users.shopper.email,
+      displayName: 'Sam Shopper',
+      passwordHash: await hashPassword(users.shopper.password),
+      capabilities: ['read']
+    })
+  }
 }

@@ -5,7 +5,6 @@ import { money } from '../format.ts'
 import { AdminApi, explain } from './api.ts'
 import { lineChart, type Series } from './chart.ts'
 import { confirmAction } from './confirm.ts'
-import { humanize } from './labels.ts'
 import { StatusArea } from './status.ts'
 
 type EventType = keyof AnalyticsSummary['totals']
@@ -43,6 +42,7 @@ export class AnalyticsScreen {
   readonly #table = h('div', {})
   readonly #shown = new Set<EventType>(DEFAULT_SHOWN)
   #summary: AnalyticsSummary | null = null
+  #drawnWidth = 0
 
   constructor (config: AdminPageConfig, root: HTMLElement) {
     this.#api = new AdminApi(config)
@@ -52,7 +52,16 @@ export class AnalyticsScreen {
     this.#from.value = daysBefore(today, 29)
   }
 
+  /** The chart's width in CSS pixels: the width of its card, so it is drawn at the size it is seen. */
+  #chartWidth (): number {
+    return Math.max(280, Math.round(this.#chart.clientWidth) || 720)
+  }
+
   async start (): Promise<void> {
+    // A window that changes width (a phone turned, a window resized) gets the chart drawn again at the new width.
+    window.addEventListener('resize', () => {
+      if (this.#summary !== null && Math.abs(this.#chartWidth() - this.#drawnWidth) > 8) this.#draw()
+    })
     const form = h('form', { class: 'admin-range', 'aria-label': 'Date range', novalidate: true },
       h('label', { for: 'range-from' }, 'From', this.#from),
       h('label', { for: 'range-to' }, 'To', this.#to),
@@ -123,7 +132,7 @@ export class AnalyticsScreen {
         card('visitors', 'Visitors', String(summary.visitors)),
         card('drawer_adds', 'Adds from the drawer', String(summary.drawer_adds)),
         card('add_to_cart_rate', 'Adds per drawer open', `${(summary.add_to_cart_rate * 100).toFixed(1)} %`),
-        card('attributed_revenue', 'Attributed revenue', money(summary.attributed_revenue, summary.currency)),
+        card('attributed_revenue', 'Value of the adds from the drawer', money(summary.attributed_revenue, summary.currency)),
         ...types.map((type) => card(type, EVENT_LABELS[type], String(summary.totals[type])))))
     const days = summary.daily.map((day) => day.day)
     const series: Series[] = types.filter((type) => this.#shown.has(type)).map((type) => ({
@@ -143,12 +152,15 @@ export class AnalyticsScreen {
       swatch.style.background = COLORS[types.indexOf(type)] ?? '#111827'
       return h('li', {}, h('label', {}, box, swatch, EVENT_LABELS[type]))
     }))
-    this.#chart.replaceChildren(lineChart(days, series, `Daily events from ${summary.from} to ${summary.to}`), legend)
+    this.#drawnWidth = this.#chartWidth()
+    this.#chart.replaceChildren(lineChart(days, series, `Daily events from ${summary.from} to ${summary.to}`, this.#drawnWidth), legend)
     this.#table.replaceChildren(h('details', {},
       h('summary', {}, 'The numbers as a table'),
-      h('table', { class: 'admin-table' },
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), ...types.map((type) => h('th', { scope: 'col' }, humanize(type))))),
-        h('tbody', {}, ...summary.daily.map((day) =>
-          h('tr', {}, h('th', { scope: 'row' }, day.day), ...types.map((type) => h('td', {}, String(day.counts[type])))))))))
+      // Wider than a phone: the table scrolls sideways on its own (by keyboard too), the page does not.
+      h('div', { class: 'admin-table-scroll', role: 'region', 'aria-label': 'Events per day, as a table', tabindex: 0 },
+        h('table', { class: 'admin-table' },
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), ...types.map((type) => h('th', { scope: 'col' }, EVENT_LABELS[type])))),
+          h('tbody', {}, ...summary.daily.map((day) =>
+            h('tr', {}, h('th', { scope: 'row' }, day.day), ...types.map((type) => h('td', {}, String(day.counts[type]))))))))))
   }
 }

@@ -25,10 +25,10 @@ export function niceMax (value: number): number {
 /**
  * A line chart of daily counts drawn as SVG by the page: one polyline per series, a point per day with its value in
  * a `<title>` (shown on hover, read by screen readers), y grid lines and the first, middle and last day on the x axis.
+ * `width` is the width it is shown at, in CSS pixels: drawn at that size, its text stays readable on a phone.
  */
-export function lineChart (days: string[], series: Series[], title: string): SVGSVGElement {
-  const width = 720
-  const height = 260
+export function lineChart (days: string[], series: Series[], title: string, width = 720): SVGSVGElement {
+  const height = width < 480 ? 220 : 260
   const left = 44
   const right = 12
   const top = 12

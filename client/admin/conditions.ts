@@ -2,6 +2,7 @@ import { h } from '../dom.ts'
 import type { ConditionTypeInfo, FormContext } from './context.ts'
 import { fieldId, productListPicker } from './fields.ts'
 import { humanize } from './labels.ts'
+import { amountInput } from './money.ts'
 import { isObject, pathKey, type Json, type Path } from './paths.ts'
 import type { Schema } from './schema.ts'
 
@@ -24,6 +25,12 @@ const OPERATOR_WORDS: Record<string, string> = {
   in: 'is one of',
   not_in: 'is none of'
 }
+
+/** The condition types whose value is an amount of money (typed in the shop's currency, saved in its smallest unit). */
+const MONEY_TYPES = new Set(['cart_subtotal'])
+/** Words for a type where the server's name speaks of its stored value (the screen shows weekdays by name). */
+const TYPE_LABELS: Record<string, string> = { weekday: 'Day of the week (UTC)' }
+const typeLabel = (type: ConditionTypeInfo): string => TYPE_LABELS[type.type] ?? type.label
 
 interface Group {
   match: 'all' | 'any'
@@ -57,13 +64,19 @@ function valueControl (context: FormContext, path: Path, type: ConditionTypeInfo
   const schema = type.value_schema as Schema
   const id = fieldId(path)
   const current = context.get(path)
-  const label = `Value of ${type.label.toLowerCase()}`
+  const label = `Value of ${typeLabel(type).toLowerCase()}`
   if (schema.type === 'boolean') {
     const select = h('select', { id, 'aria-label': label },
       h('option', { value: 'true', selected: current === true }, 'yes'),
       h('option', { value: 'false', selected: current === false }, 'no'))
     select.addEventListener('change', () => { context.set(path, select.value === 'true') })
     return select
+  }
+  if ((schema.type === 'integer' || schema.type === 'number') && MONEY_TYPES.has(type.type)) {
+    return amountInput(id, current, context.currency, (value, problem) => {
+      context.set(path, value)
+      context.invalid(path, problem)
+    }, { 'aria-label': `${label} in ${context.currency.currency_code}` })
   }
   if (schema.type === 'integer' || schema.type === 'number') {
     const input = h('input', { id, type: 'number', min: schema.minimum, max: schema.maximum, step: 1, 'aria-label': label, value: String(current ?? '') })
@@ -119,7 +132,7 @@ function conditionRow (context: FormContext, path: Path, remove: () => void): HT
   const type = types.find((candidate) => candidate.type === condition.type)
   const typeSelect = h('select', { id: fieldId([...path, 'type']), 'aria-label': 'Condition' },
     ...(type === undefined ? [h('option', { value: String(condition.type ?? ''), selected: true }, `Unknown: ${String(condition.type ?? '')}`)] : []),
-    ...types.map((candidate) => h('option', { value: candidate.type, selected: candidate === type }, candidate.label)))
+    ...types.map((candidate) => h('option', { value: candidate.type, selected: candidate === type }, typeLabel(candidate))))
   typeSelect.addEventListener('change', () => {
     const next = types.find((candidate) => candidate.type === typeSelect.value)
     if (next === undefined) return
@@ -169,7 +182,8 @@ function groupEditor (context: FormContext, path: Path, nested: boolean, removeG
   removeButton?.addEventListener('click', () => { removeGroup?.() })
   const error = h('p', { class: 'admin-error', 'data-error': pathKey(path) })
   const editor = h('div', { class: nested ? 'admin-conditions admin-group' : 'admin-conditions', 'data-path': pathKey(path), tabindex: -1 },
-    h('p', {}, nested ? 'A group that holds when ' : 'Applies when ', match),
+    // At the top the row's label says when (“Offer it when”): the list of how they combine follows it.
+    h('p', {}, nested ? 'A group that holds when ' : null, match),
     ...rows,
     rows.length === 0 ? h('p', { class: 'admin-help' }, nested ? 'An empty group always holds.' : 'No condition: always applies.') : null,
     h('p', { class: 'admin-item-actions' }, addCondition, addGroup, removeButton),

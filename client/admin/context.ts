@@ -1,3 +1,4 @@
+import type { CurrencyBlock } from '../../domain/money.ts'
 import type { Path } from './paths.ts'
 import type { ProductDirectory } from './products.ts'
 
@@ -15,9 +16,16 @@ export interface FormContext {
   set (path: Path, value: unknown): void
   /** A list changed shape: the value is set and the form drawn again, focus going to `focus` (a `data-path`). */
   restructure (path: Path, value: unknown, focus?: string): void
+  /**
+   * A value typed that cannot be sent as it is (an amount that is not one): its message next to the field, and no
+   * save until it is fixed; null when it is fixed.
+   */
+  invalid (path: Path, message: string | null): void
   /** A control's place for its error messages. */
   field (path: Path, wrapper: HTMLElement, error: HTMLElement): void
   /** Pro: the product pickers' search; null in Free (ids are typed). */
   products: ProductDirectory | null
   conditionTypes: ConditionTypeInfo[]
+  /** The shop's currency, for amounts of money. */
+  currency: CurrencyBlock
 }

@@ -1,24 +1,43 @@
 import { h } from '../dom.ts'
 import { explain } from './api.ts'
 import type { FormContext } from './context.ts'
-import { humanize, labelFor } from './labels.ts'
+import { helpFor, isMoney, labelFor, optionLabel } from './labels.ts'
+import { amountHint, amountInput } from './money.ts'
 import { pathKey, type Path } from './paths.ts'
 import { describeProduct } from './products.ts'
 import { isColor, type Schema } from './schema.ts'
 
 export const fieldId = (path: Path): string => `f-${path.join('-')}`
 
-/** A labelled row: the control, the schema's description, and the place for the server's error. */
+/** The help text under a setting: the screen's own words, else the schema's description; how to type an amount. */
+function helpText (path: Path, schema: Schema, context: FormContext): string | null {
+  const help = helpFor(path) ?? (schema.description ? schema.description.replace(/`/g, '') : null)
+  const typed = schema.type === 'array' && schema.items?.type === 'integer' && context.products === null
+    ? 'Type the products’ ID numbers, separated by commas.'
+    : null
+  const hint = isMoney(path) ? amountHint(context.currency) : typed
+  return [help, hint].filter(Boolean).join(' ') || null
+}
+
+/**
+ * A labelled row: the control, its help text, and the place for the server's error. A checkbox sits inside its label,
+ * so the whole row (its words too) is what a finger or a click ticks.
+ */
 export function fieldRow (context: FormContext, path: Path, control: HTMLElement, schema: Schema, options: { label?: string, labelFor?: boolean } = {}): HTMLElement {
   const id = fieldId(path)
-  const help = schema.description ? h('p', { class: 'admin-help', id: `${id}-help` }, schema.description.replace(/`/g, '')) : null
+  const text = helpText(path, schema, context)
+  const help = text ? h('p', { class: 'admin-help', id: `${id}-help` }, text) : null
   const error = h('p', { class: 'admin-error', id: `${id}-error`, 'data-error': pathKey(path) })
-  const label = options.labelFor === false
-    ? h('span', { class: 'admin-label', id: `${id}-label` }, options.label ?? labelFor(path))
-    : h('label', { for: id }, options.label ?? labelFor(path))
+  const words = options.label ?? labelFor(path)
+  const check = control.matches('input[type=checkbox]')
+  const label = check
+    ? h('label', { class: 'admin-check', for: id }, h('span', {}, words), control)
+    : options.labelFor === false
+      ? h('span', { class: 'admin-label', id: `${id}-label` }, words)
+      : h('label', { for: id }, words)
   const focusable = control.matches('input,select,textarea') ? control : control.querySelector('input,select,textarea,button')
   focusable?.setAttribute('aria-describedby', [help ? `${id}-help` : '', `${id}-error`].filter(Boolean).join(' '))
-  const row = h('div', { class: 'admin-field', 'data-path': pathKey(path) }, label, control, help, error)
+  const row = h('div', { class: check ? 'admin-field admin-field-check' : 'admin-field', 'data-path': pathKey(path) }, label, check ? null : control, help, error)
   context.field(path, row, error)
   return row
 }
@@ -41,6 +60,14 @@ function numberInput (context: FormContext, path: Path, schema: Schema): HTMLInp
   return input
 }
 
+/** An amount of money, typed in the shop's currency and saved in its smallest unit. */
+function moneyInput (context: FormContext, path: Path): HTMLElement {
+  return amountInput(fieldId(path), context.get(path), context.currency, (value, problem) => {
+    context.set(path, value)
+    context.invalid(path, problem)
+  })
+}
+
 function colorInput (context: FormContext, path: Path): HTMLElement {
   const value = String(context.get(path) ?? '#000000')
   const input = h('input', { id: fieldId(path), type: 'color', value })
@@ -55,7 +82,7 @@ function colorInput (context: FormContext, path: Path): HTMLElement {
 function selectInput (context: FormContext, path: Path, options: unknown[]): HTMLSelectElement {
   const current = context.get(path)
   const select = h('select', { id: fieldId(path) },
-    ...options.map((option) => h('option', { value: String(option), selected: option === current }, humanize(String(option)))))
+    ...options.map((option) => h('option', { value: String(option), selected: option === current }, optionLabel(path, option))))
   select.addEventListener('change', () => { context.set(path, options.find((option) => String(option) === select.value)) })
   return select
 }
@@ -84,7 +111,7 @@ function idListInput (context: FormContext, path: Path): HTMLInputElement {
     id: fieldId(path),
     type: 'text',
     inputmode: 'numeric',
-    placeholder: 'Product ids, e.g. 101, 104',
+    placeholder: 'For example 101, 104',
     value: Array.isArray(current) ? current.join(', ') : ''
   })
   input.addEventListener('input', () => {
@@ -195,6 +222,7 @@ export function control (context: FormContext, path: Path, schema: Schema): HTML
   if (schema.enum) return selectInput(context, path, schema.enum)
   if (schema.type === 'boolean') return toggleInput(context, path)
   if (isColor(schema)) return colorInput(context, path)
+  if ((schema.type === 'integer' || schema.type === 'number') && isMoney(path)) return moneyInput(context, path)
   if (schema.type === 'integer' || schema.type === 'number') {
     return key === 'product_id' && context.products ? productPicker(context, path, schema) : numberInput(context, path, schema)
   }

@@ -2,7 +2,7 @@ import { h } from '../dom.ts'
 import { conditionsEditor } from './conditions.ts'
 import type { FormContext } from './context.ts'
 import { control, fieldRow } from './fields.ts'
-import { humanize, labelFor, sectionTitle, singular } from './labels.ts'
+import { helpFor, humanize, labelFor, sectionNote, sectionTitle, singular } from './labels.ts'
 import { isObject, pathKey, type Path } from './paths.ts'
 import { createValue, isConditionGroup, type Schema } from './schema.ts'
 
@@ -61,6 +61,7 @@ function listEditor (context: FormContext, path: Path, schema: Schema): HTMLElem
   const error = h('p', { class: 'admin-error', 'data-error': pathKey(path) })
   const wrapper = h('div', { class: 'admin-list-wrap', 'data-list': pathKey(path) },
     h(path.length > 2 ? 'h4' : 'h3', {}, labelFor(path)),
+    helpFor(path) === null ? null : h('p', { class: 'admin-help' }, helpFor(path)),
     h('div', { class: 'admin-list' }, ...items),
     list.length === 0 ? h('p', { class: 'admin-help' }, `No ${word} yet.`) : null,
     h('p', {}, add, full ? ` At most ${schema.maxItems}.` : ''),
@@ -89,6 +90,12 @@ export function objectFields (context: FormContext, path: Path, schema: Schema):
   })
 }
 
+/** A section's introduction: the screen's own words, else the schema's description. */
+function noteOf (key: string, schema: Schema): HTMLElement | null {
+  const note = sectionNote(key) ?? schema.description?.replace(/`/g, '')
+  return note ? h('p', { class: 'admin-note' }, note) : null
+}
+
 /** The whole form: one card per section of the settings document (the Pro sections only in Pro). */
 export function buildForm (context: FormContext, schema: Schema, sections: readonly string[]): HTMLElement[] {
   return sections.map((key) => {
@@ -100,7 +107,7 @@ export function buildForm (context: FormContext, schema: Schema, sections: reado
       : [fieldRow(context, [key], control(context, [key], child), child)]
     return h('section', { class: 'admin-card', 'data-section': key, 'aria-labelledby': headingId },
       h('h2', { id: headingId }, sectionTitle(key)),
-      child.type === 'object' && child.description ? h('p', { class: 'admin-note' }, child.description.replace(/`/g, '')) : null,
+      child.type === 'object' ? noteOf(key, child) : null,
       ...body)
   }).filter((section): section is HTMLElement => section !== null)
 }

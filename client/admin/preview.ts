@@ -12,6 +12,10 @@ interface PreviewSettings {
 interface PreviewReady {
   type: 'svc-preview-ready'
 }
+/** The frame's drawer is open: it has taken the focus (a modal dialog does), which the screen takes back. */
+interface PreviewOpened {
+  type: 'svc-preview-opened'
+}
 
 /**
  * The settings screen's side of the live preview: a same-origin frame showing the real drawer (the storefront's own
@@ -24,18 +28,29 @@ export class PreviewFrame {
   #ready = false
 
   constructor (url: string) {
-    this.#frame = h('iframe', { src: url, title: 'Live preview of the drawer', 'data-role': 'preview', loading: 'eager' })
-    const width = h('select', { 'aria-label': 'Preview width' },
-      h('option', { value: '' }, 'Fit this column'),
+    // For looking only (inert, and the focus taken back when its drawer opens): the drawer in it is a modal dialog that
+    // takes the focus and keeps Tab inside, which would pull a keyboard user off the settings and hold them there.
+    this.#frame = h('iframe', { src: url, title: 'Live preview of the drawer', 'data-role': 'preview', loading: 'eager', inert: true })
+    const width = h('select', { 'data-role': 'preview-width' },
+      h('option', { value: '' }, 'Fit this space'),
       h('option', { value: '390' }, 'Phone (390 px)'),
       h('option', { value: '1024' }, 'Desktop (1024 px)'))
     width.addEventListener('change', () => { this.#frame.style.width = width.value === '' ? '' : `${width.value}px` })
     this.element = h('aside', { class: 'admin-preview', 'aria-labelledby': 'preview-title' },
-      h('div', { class: 'admin-preview-tools' }, h('h2', { id: 'preview-title' }, 'Live preview'), width),
+      h('div', { class: 'admin-preview-tools' }, h('h2', { id: 'preview-title' }, 'Live preview'), h('label', {}, 'Preview width', width)),
       h('div', { class: 'admin-preview-scroll' }, this.#frame),
-      h('p', { class: 'admin-help' }, 'Your own cart, with the settings as they are on this page (not yet saved). Add-ons, bundles and the spotlight show as saved.'))
-    window.addEventListener('message', (event: MessageEvent<PreviewReady>) => {
-      if (event.origin !== location.origin || event.source !== this.#frame.contentWindow || event.data?.type !== 'svc-preview-ready') return
+      h('p', { class: 'admin-help' }, 'Your own cart, with the settings as they are on this page (not yet saved). Add-ons, bundles and the spotlight show as saved. The preview is for looking only: clicks and the keyboard stay on the settings.'))
+    let before: Element | null = null
+    document.addEventListener('focusin', (event) => { if (event.target !== this.#frame) before = event.target as Element })
+    window.addEventListener('message', (event: MessageEvent<PreviewReady | PreviewOpened>) => {
+      if (event.origin !== location.origin || event.source !== this.#frame.contentWindow) return
+      if (event.data?.type === 'svc-preview-opened') {
+        if (document.activeElement !== this.#frame) return
+        this.#frame.blur()
+        if (before instanceof HTMLElement && before.isConnected) before.focus()
+        return
+      }
+      if (event.data?.type !== 'svc-preview-ready') return
       this.#ready = true
       this.#send()
     })
@@ -81,6 +96,9 @@ export function startPreviewFrame (config: AdminPageConfig): void {
     started.init().catch(() => {}).finally(() => {
       if (latest !== null) started.applySettings(latest.drawer_config, latest.launcher)
       started.open('api')
+      // The dialog took the focus: the frame lets it go, and the screen takes it back.
+      if (document.activeElement instanceof HTMLElement) document.activeElement.blur()
+      window.parent.postMessage({ type: 'svc-preview-opened' } satisfies PreviewOpened, location.origin)
       document.body.dataset.preview = 'ready'
     })
   })

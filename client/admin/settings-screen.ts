@@ -48,6 +48,8 @@ export class SettingsScreen {
   #conditionTypes: ConditionTypeInfo[] = []
   #saved: Versioned | null = null
   #draft: Json = {}
+  /** Values typed that cannot be sent (an amount that is not one), with their messages, by path. */
+  readonly #typed = new Map<string, string>()
   #busy = false
 
   constructor (config: AdminPageConfig, root: HTMLElement) {
@@ -65,8 +67,8 @@ export class SettingsScreen {
       save: button('save', 'Save changes', 'admin-primary'),
       discard: button('discard', 'Discard changes'),
       reset: button('reset', 'Reset to defaults', 'admin-danger'),
-      export: button('export', 'Export'),
-      import: button('import', 'Import…')
+      export: button('export', 'Export to a file'),
+      import: button('import', 'Import a file…')
     }
     this.#buttons.save.addEventListener('click', () => { this.#work(() => this.save()) })
     this.#buttons.discard.addEventListener('click', () => { this.#discard() })
@@ -88,6 +90,15 @@ export class SettingsScreen {
       event.preventDefault()
       this.#work(() => this.save())
     })
+    // Enter in a one-line field saves, as in any form (the browser's own implicit submission does not happen in a
+    // form of many fields without a submit button). Not in a product search, where Enter is part of searching.
+    this.#form.addEventListener('keydown', (event) => {
+      const target = event.target
+      if (event.key !== 'Enter' || event.isComposing || !(target instanceof HTMLInputElement)) return
+      if (!['text', 'number'].includes(target.type)) return
+      event.preventDefault()
+      this.#form.requestSubmit()
+    })
   }
 
   async start (): Promise<void> {
@@ -96,11 +107,15 @@ export class SettingsScreen {
         this.#api.json<Versioned>('GET', 'settings'),
         this.#pro ? this.#loadProData() : null
       ])
+      // Save and discard stay in sight while the form scrolls; the file actions, used now and then, stay at the top.
       this.#root.replaceChildren(
         h('div', { class: 'admin-layout' },
           h('div', { class: 'admin-editor' },
-            h('div', { class: 'admin-toolbar', role: 'toolbar', 'aria-label': 'Settings actions' },
-              ...Object.values(this.#buttons), this.#file, this.#status.element),
+            h('div', { class: 'admin-toolbar' },
+              h('div', { class: 'admin-actions', role: 'group', 'aria-label': 'Save' }, this.#buttons.save, this.#buttons.discard),
+              this.#status.element),
+            h('div', { class: 'admin-actions admin-file-actions', role: 'group', 'aria-label': 'Settings file' },
+              this.#buttons.export, this.#buttons.import, this.#buttons.reset, this.#file),
             this.#form),
           this.#preview.element))
       this.#load(saved, null)
@@ -128,6 +143,7 @@ export class SettingsScreen {
   #load (saved: Versioned, message: string | null): void {
     this.#saved = saved
     this.#draft = clone(saved.settings) as unknown as Json
+    this.#typed.clear()
     this.#render()
     if (message !== null) this.#status.show('ok', message)
     this.#changed()
@@ -146,19 +162,34 @@ export class SettingsScreen {
         this.#render(focus)
         this.#changed()
       },
+      invalid: (path, message) => {
+        if (message === null) this.#typed.delete(pathKey(path))
+        else this.#typed.set(pathKey(path), message)
+        const field = this.#fieldFor(pathKey(path))
+        if (field === undefined) return
+        field.error.textContent = message ?? ''
+        if (message === null) delete field.wrapper.dataset.invalid
+        else field.wrapper.dataset.invalid = ''
+      },
       field: (path, wrapper, error) => { this.#fields.set(pathKey(path), { wrapper, error }) },
       products: this.#products,
-      conditionTypes: this.#conditionTypes
+      conditionTypes: this.#conditionTypes,
+      currency: this.#config.currency
     }
   }
 
   /** Draws the form from the draft, keeping the problems shown and moving focus to `focus` (a `data-path`). */
   #render (focus?: string): void {
     const shown = this.#shownProblems
+    // Drawn again after a save or a list edit: the field that had the focus gets it back (a keyboard user stays put).
+    const active = document.activeElement
+    const had = active instanceof HTMLElement && this.#form.contains(active) && active.id !== '' ? active.id : null
     this.#fields.clear()
     const sections = this.#pro ? [...FREE_SECTIONS, ...PRO_SECTIONS] : FREE_SECTIONS
     this.#form.replaceChildren(...buildForm(this.#context(), this.#schema, sections))
-    if (shown !== null) this.#markFields(shown)
+    const typed = this.#typedProblems()
+    if (shown !== null || Object.keys(typed).length > 0) this.#markFields({ ...(shown ?? {}), ...typed })
+    if (focus === undefined && had !== null) document.getElementById(had)?.focus()
     if (focus !== undefined) {
       const target = this.#form.querySelector<HTMLElement>(`[data-path="${CSS.escape(focus)}"]`)
       const control = target?.matches('button,input,select,textarea') ? target : target?.querySelector<HTMLElement>('input,select,textarea,button') ?? target
@@ -196,6 +227,8 @@ export class SettingsScreen {
   async save (overwrite?: number): Promise<void> {
     if (this.#saved === null) return
     this.#clearProblems()
+    const typed = this.#typedProblems()
+    if (Object.keys(typed).length > 0) return this.#showProblems(typed, 'Nothing was saved: fix the marked settings.')
     try {
       const saved = await this.#api.json<Versioned>('POST', 'settings', { settings: this.#draft, version: overwrite ?? this.#saved.version })
       this.#load(saved, 'Settings saved.')
@@ -279,6 +312,14 @@ export class SettingsScreen {
   // ---- problems next to their fields -----------------------------------------------------------------------------
 
   #shownProblems: Record<string, string> | null = null
+
+  /** The values typed that cannot be sent and are still in the draft (a list edit may have removed one). */
+  #typedProblems (): Record<string, string> {
+    for (const path of this.#typed.keys()) {
+      if (typeof getAt(this.#draft, path.split('.')) !== 'string') this.#typed.delete(path)
+    }
+    return Object.fromEntries(this.#typed)
+  }
 
   #showProblems (problems: Record<string, string>, text: string): void {
     this.#shownProblems = problems

@@ -1,4 +1,5 @@
 import { h } from '../dom.ts'
+import { placeOf } from './labels.ts'
 
 export type StatusKind = 'ok' | 'error' | 'warning'
 
@@ -18,12 +19,16 @@ export class StatusArea {
   }
 }
 
-/** `{path: message}` as a list, each line `path: message`. */
+/**
+ * `{path: message}` as a list. With `onPick` (problems of the form), each line names the setting as the screen does
+ * (`Drawer › Button colour: …`) and is a button to its field; without (problems of an imported file), each line
+ * names the key in the file (`settings.drawer_config.colors.primary: …`).
+ */
 export function problemList (problems: Record<string, string>, onPick?: (path: string) => void): HTMLElement {
   return h('ul', { class: 'admin-problems', 'data-role': 'problems' }, ...Object.entries(problems).map(([path, message]) => {
     if (onPick === undefined) return h('li', {}, h('code', {}, path), `: ${message}`)
-    const link = h('button', { type: 'button', class: 'admin-link' }, path)
+    const link = h('button', { type: 'button', class: 'admin-link', 'data-problem': path }, `${placeOf(path)}: ${message}`)
     link.addEventListener('click', () => { onPick(path) })
-    return h('li', {}, link, `: ${message}`)
+    return h('li', {}, link)
   }))
 }

@@ -58,7 +58,7 @@ function card (model: BundleModel, onAdd: AddBundle): HTMLElement {
     h('button', {
       type: 'button',
       class: 'svc-btn',
-      'aria-label': `Add the bundle ${model.title} to the cart`,
+      'aria-label': `Add bundle ${model.title} to the cart`,
       'data-fk': `add:${model.key}`,
       onclick: () => onAdd(model.id, [...picks], model.title)
     }, 'Add bundle'))

@@ -2,8 +2,9 @@ import { h } from '../dom.ts'
 import { money } from '../format.ts'
 import type { CartState } from '../types.ts'
 
+/** A label and its amount; the amount is left to right on any page, so that a right-to-left one keeps "−$9.00" whole. */
 function row (label: string, value: string, name: string, strong = false): HTMLElement {
-  return h('div', { class: strong ? 'svc-row svc-grand' : 'svc-row', 'data-svc': name }, h('span', {}, label), h('span', {}, value))
+  return h('div', { class: strong ? 'svc-row svc-grand' : 'svc-row', 'data-svc': name }, h('span', {}, label), h('span', { dir: 'ltr' }, value))
 }
 
 /** Subtotal, discount, shipping, fees, tax and the total to pay. */

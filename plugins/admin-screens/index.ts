@@ -2,9 +2,12 @@ import { join } from 'node:path'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
+import { currencyBlock } from '../../domain/money.ts'
 import { restError } from '../../errors/index.ts'
+import { ErrorBody } from '../../schemas/error.ts'
 import { SettingsSchema } from '../../schemas/settings.ts'
 import { bundleLoader, describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
+import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/security.ts'
 import type { Edition } from '../security/index.ts'
 import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
 import { requestUser } from '../shop/auth/session-cookie.ts'
@@ -69,7 +72,8 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       nonceUrl: '/account/rest-nonce',
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
       urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
-      checkoutUrl: `${shop.homeUrl}/checkout/`
+      checkoutUrl: `${shop.homeUrl}/checkout/`,
+      currency: currencyBlock(shop.serializeContext.currency)
     }
   }
 
@@ -104,22 +108,35 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     })
   }
 
-  const pageSchema = (summary: string) => ({
+  const pageSchema = (operationId: string, summary: string) => ({
     tags: ['admin'],
+    operationId,
     summary,
     description: 'HTML for a user with `manage_shop`; the login form (401) for a guest; a refusal (403) without the capability.',
-    response: { 200: { description: 'The page (`text/html`).', type: 'string' } }
+    security: SESSION_SECURITY,
+    produces: ['text/html'],
+    response: {
+      200: { description: 'The page (`text/html`).', type: 'string' },
+      401: { description: 'The login form (`text/html`): no one is logged in.', type: 'string' },
+      403: { description: 'A refusal (`text/html`): the user lacks `manage_shop`.', type: 'string' }
+    }
   })
 
-  fastify.get(ADMIN_PATHS.settings, { schema: pageSchema('The settings screen (HTML)') },
+  fastify.get(ADMIN_PATHS.settings, { schema: pageSchema('getAdminSettingsPage', 'The settings screen (HTML)') },
     (request, reply) => page(request, reply, 'settings', SETTINGS_MAIN))
   fastify.get(ADMIN_BASE.slice(0, -1), {
-    schema: { tags: ['admin'], summary: 'To the settings screen', response: { 302: { description: 'Redirect to `/admin/cart-drawer/`.', type: 'null' } } }
+    schema: {
+      tags: ['admin'],
+      operationId: 'redirectToAdminSettings',
+      summary: 'To the settings screen',
+      security: PUBLIC_SECURITY,
+      response: { 302: { description: 'Redirect to `/admin/cart-drawer/`.', type: 'null' } }
+    }
   }, (_request, reply) => reply.redirect(ADMIN_BASE))
-  fastify.get(ADMIN_PATHS.preview, { schema: pageSchema('The settings screen\'s live preview frame (HTML)') },
+  fastify.get(ADMIN_PATHS.preview, { schema: pageSchema('getAdminPreviewPage', 'The settings screen\'s live preview frame (HTML)') },
     (request, reply) => page(request, reply, 'preview', PREVIEW_MAIN))
   if (pro) {
-    fastify.get(ADMIN_PATHS.analytics, { schema: pageSchema('The analytics dashboard (HTML, Pro)') },
+    fastify.get(ADMIN_PATHS.analytics, { schema: pageSchema('getAdminAnalyticsPage', 'The analytics dashboard (HTML, Pro)') },
       (request, reply) => page(request, reply, 'analytics', ANALYTICS_MAIN))
   }
 
@@ -129,6 +146,19 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   fastify.addHook('onClose', async () => { removeLink() })
 
   const assetQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) })
+  const assetSchema = (operationId: string, summary: string, file: string, errors: Record<number, unknown> = {}) => ({
+    tags: ['admin'],
+    operationId,
+    summary,
+    querystring: assetQuery,
+    security: PUBLIC_SECURITY,
+    response: {
+      200: { description: file, type: 'string' },
+      304: { description: 'Not modified (`If-None-Match` names the current ETag).', type: 'null' },
+      400: ErrorBody,
+      ...errors
+    }
+  })
   /** A static file with an ETag; a year in caches under its hashed URL, five minutes otherwise. */
   function sendAsset (request: FastifyRequest<{ Querystring: { v?: string } }>, reply: FastifyReply, file: ClientBundle, type: string) {
     const etag = `"${file.hash}"`
@@ -144,7 +174,9 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   }
 
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_SCRIPT_PATH, {
-    schema: { tags: ['admin'], summary: 'The admin screens\' script', querystring: assetQuery, response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } } }
+    schema: assetSchema('getAdminScript', 'The admin screens\' script', 'The script (`text/javascript`).', {
+      404: { ...ErrorBody, 'x-response-description': 'The script cannot be built (`svc_not_found`).' }
+    })
   }, async (request, reply) => {
     let file: ClientBundle
     try {
@@ -157,7 +189,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   })
 
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_STYLE_PATH, {
-    schema: { tags: ['admin'], summary: 'The admin screens\' stylesheet', querystring: assetQuery, response: { 200: { description: 'The stylesheet (`text/css`).', type: 'string' } } }
+    schema: assetSchema('getAdminStylesheet', 'The admin screens\' stylesheet', 'The stylesheet (`text/css`).')
   }, async (request, reply) => sendAsset(request, reply, style, 'text/css; charset=utf-8'))
 }, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['shop', 'settings'] })
 

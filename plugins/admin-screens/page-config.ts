@@ -1,3 +1,4 @@
+import type { CurrencyBlock } from '../../domain/money.ts'
 import type { Edition } from '../security/route-table.ts'
 
 /**
@@ -20,6 +21,8 @@ export interface AdminPageConfig {
   /** The admin pages' addresses. */
   urls: { settings: string, analytics: string | null, preview: string, storefront: string }
   checkoutUrl: string
+  /** The shop's currency: the settings screen shows and takes amounts in it (they are saved in its smallest unit). */
+  currency: CurrencyBlock
 }
 
 export const ADMIN_CONFIG_ID = 'svc-admin-config'

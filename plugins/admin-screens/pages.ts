@@ -29,7 +29,8 @@ function nav (config: AdminPageConfig, userName: string | null): string {
   ].filter(Boolean).join('\n')
   const account = userName === null
     ? ''
-    : `<span class="admin-user">Logged in as <strong>${escapeHtml(userName)}</strong> <button type="button" id="admin-logout">Log out</button></span>`
+    : `<span class="admin-user"><span><span class="admin-user-words">Logged in as </span><strong>${escapeHtml(userName)}</strong></span>
+<button type="button" id="admin-logout">Log out</button></span>`
   return `<header class="admin-header"><strong class="admin-brand">Cart drawer</strong>
 <nav aria-label="Admin">${links}</nav>${account}</header>`
 }

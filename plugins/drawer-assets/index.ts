@@ -2,6 +2,8 @@ import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { restError } from '../../errors/index.ts'
+import { ErrorBody } from '../../schemas/error.ts'
+import { PUBLIC_SECURITY } from '../openapi/security.ts'
 import type { Edition } from '../security/index.ts'
 import type { StorefrontContext, StorefrontScript } from '../shop/storefront/hooks.ts'
 import { BUNDLE_FILE, bundleClient, bundleLoader, packageRoot, type ClientBundle } from './bundle.ts'
@@ -29,10 +31,17 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
   fastify.get<{ Querystring: { v?: string } }>(DRAWER_SCRIPT_PATH, {
     schema: {
       tags: ['drawer'],
+      operationId: 'getDrawerScript',
       summary: 'The drawer and launcher script',
       description: 'One minified script (gzipped when accepted), with an ETag; cached for a year under the hashed URL the storefront uses (`?v=<hash>`), for five minutes otherwise.',
       querystring: Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) }),
-      response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
+      security: PUBLIC_SECURITY,
+      response: {
+        200: { description: 'The script (`text/javascript`).', type: 'string' },
+        304: { description: 'Not modified (`If-None-Match` names the current ETag).', type: 'null' },
+        400: ErrorBody,
+        404: { ...ErrorBody, 'x-response-description': 'The script cannot be built (`svc_not_found`).' }
+      }
     }
   }, async (request, reply) => {
     let script: ClientBundle

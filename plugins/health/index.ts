@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { HealthSchema, NotReadySchema, ReadinessSchema } from '../../schemas/health.ts'
+import { PUBLIC_SECURITY } from '../openapi/security.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
 
 export interface HealthPluginOptions {
@@ -27,13 +28,14 @@ async function probe (check: () => Promise<void>, timeoutMs: number): Promise<'o
 /** `GET /healthz` (the process answers) and `GET /readyz` (storage and rate counters answer). */
 export const healthPlugin = fp<HealthPluginOptions>(async (fastify, { storage, rateCounter, timeoutMs = 1000 }) => {
   fastify.get('/healthz', {
-    schema: { tags: ['health'], operationId: 'healthz', summary: 'Liveness: the process answers', response: { 200: HealthSchema } }
+    schema: { tags: ['health'], operationId: 'healthz', summary: 'Liveness: the process answers', security: PUBLIC_SECURITY, response: { 200: HealthSchema } }
   }, async () => ({ status: 'ok' }))
   fastify.get('/readyz', {
     schema: {
       tags: ['health'],
       operationId: 'readyz',
       summary: 'Readiness: storage and rate counters answer',
+      security: PUBLIC_SECURITY,
       response: { 200: ReadinessSchema, 503: NotReadySchema }
     }
   }, async (_request, reply) => {

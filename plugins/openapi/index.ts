@@ -4,6 +4,11 @@ import { fileURLToPath } from 'node:url'
 import type { FastifySchema } from 'fastify'
 import fp from 'fastify-plugin'
 import swagger, { type SwaggerTransform } from '@fastify/swagger'
+import { ErrorBody } from '../../schemas/error.ts'
+import '../security/context.ts'
+import { addRateLimitHeaders, addRetryAfterToRefusals, RATE_LIMIT_EXTENSION, rateLimitExtension, rateLimitSentence } from './rate-limit.ts'
+import { SECURITY_SCHEMES, STORE_API_CART_SECURITY, svcSecurity } from './security.ts'
+import { actionPath, mergeWcAjaxActions } from './wc-ajax.ts'
 
 export interface OpenapiServer {
   url: string
@@ -19,23 +24,21 @@ export interface OpenapiPluginOptions {
   documentPath?: string
   /**
    * Routes (by URL) that take the `Cart-Token` header and answer with `Cart-Token` and `Cart-Hash`: the document
-   * gives them the `cartToken` security scheme and those response headers. Default: the Store API cart routes.
+   * gives them the Store API cart's security (`STORE_API_CART_SECURITY`) and those response headers. Default: the
+   * Store API cart routes.
    */
   cartTokenRoutes?: RegExp
 }
-
-/** The name of the `Cart-Token` security scheme in `components.securitySchemes`. */
-export const CART_TOKEN_SCHEME = 'cartToken'
-
-/** `security` of an operation that accepts a Cart-Token and works without one (a new cart starts). */
-export const CART_TOKEN_SECURITY: ReadonlyArray<Record<string, readonly string[]>> = [{ [CART_TOKEN_SCHEME]: [] }, {}]
 
 export const OPENAPI_TAGS = [
   { name: 'store-api', description: "The platform's Store API (`{restRoot}wc/store/v1/`), as WooCommerce's." },
   { name: 'classic', description: 'The classic AJAX cart (`?wc-ajax=`), as WooCommerce\'s.' },
   { name: 'account', description: 'Logging in and out, REST nonces.' },
   { name: 'svc', description: 'The cart drawer service.' },
-  { name: 'health', description: 'Liveness and readiness probes.' }
+  { name: 'health', description: 'Liveness and readiness probes.' },
+  { name: 'storefront', description: "The demo storefront's pages and script." },
+  { name: 'drawer', description: "The drawer and launcher's browser script." },
+  { name: 'admin', description: "The admin screens' pages, script and stylesheet." }
 ]
 
 const DEFAULT_CART_TOKEN_ROUTES = /\/wc\/store\/v1\/cart(\/|$)/
@@ -53,18 +56,23 @@ const productListHeaders = {
   'X-WP-TotalPages': { type: 'string', description: 'Number of pages.' }
 }
 
-/** The version of the nearest `package.json` above this file (source and compiled layouts alike). */
-function packageVersion (): string {
+interface PackageInfo {
+  version: string
+  license: string | null
+}
+
+/** The version and licence of the nearest `package.json` above this file (source and compiled layouts alike). */
+function packageInfo (): PackageInfo {
   let directory = dirname(fileURLToPath(import.meta.url))
   for (;;) {
     try {
-      const pkg = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { name?: string, version?: string }
-      if (typeof pkg.version === 'string') return pkg.version
+      const pkg = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as { version?: string, license?: string }
+      if (typeof pkg.version === 'string') return { version: pkg.version, license: typeof pkg.license === 'string' ? pkg.license : null }
     } catch {
       // no package.json here: look further up
     }
     const parent = dirname(directory)
-    if (parent === directory) return '0.0.0'
+    if (parent === directory) return { version: '0.0.0', license: null }
     directory = parent
   }
 }
@@ -135,6 +143,67 @@ function hoistTitledSchemas (document: Json): Json {
   return { ...document, paths: replace(document.paths), components: { ...components, schemas } }
 }
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'])
+
+/** The operations of the document's paths, with their method and path. */
+function * operationsOf (paths: Json): Generator<{ path: string, method: string, operation: Json }> {
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isObject(item)) continue
+    for (const [method, operation] of Object.entries(item)) {
+      if (HTTP_METHODS.has(method) && isObject(operation)) yield { path, method, operation }
+    }
+  }
+}
+
+/**
+ * The operationId of a route that declares none: the method and the path's words in camelCase
+ * (`GET /wp-json/svc/v1/cart` → `getWpJsonSvcV1Cart`). The app's own routes each declare theirs.
+ */
+export function derivedOperationId (method: string, path: string): string {
+  const words = path.split(/[^A-Za-z0-9]+/).filter(Boolean)
+  return [method.toLowerCase(), ...words.map((word) => word[0]!.toUpperCase() + word.slice(1))].join('')
+}
+
+/** Gives an operationId to every operation that has none, keeping them unique. */
+function completeOperationIds (paths: Json): void {
+  const taken = new Set<string>()
+  for (const { operation } of operationsOf(paths)) if (typeof operation.operationId === 'string') taken.add(operation.operationId)
+  for (const { path, method, operation } of operationsOf(paths)) {
+    if (typeof operation.operationId === 'string') continue
+    const base = derivedOperationId(method, path)
+    let id = base
+    for (let n = 2; taken.has(id); n++) id = `${base}${n}`
+    taken.add(id)
+    operation.operationId = id
+  }
+}
+
+/**
+ * The document as served: the classic `?wc-ajax=` actions merged into operations, the rate-limit headers of every
+ * answer of a limited route and `Retry-After` on every 429, an operationId on every operation, and the titled
+ * schemas in `components.schemas`.
+ */
+function finishDocument (document: Json, license: string | null): Json {
+  const paths = mergeWcAjaxActions(isObject(document.paths) ? document.paths : {})
+  for (const { operation } of operationsOf(paths)) {
+    addRateLimitHeaders(operation)
+    addRetryAfterToRefusals(operation)
+  }
+  completeOperationIds(paths)
+  const info = isObject(document.info) ? document.info : {}
+  return hoistTitledSchemas({
+    ...document,
+    info: license === null ? info : { ...info, license: { name: license, identifier: license } },
+    paths
+  })
+}
+
+/** The route's description with one more paragraph. */
+function described (schema: FastifySchema, paragraph: string): string {
+  const description = (schema as { description?: unknown }).description
+  return typeof description === 'string' && description !== '' ? `${description}\n\n${paragraph}` : paragraph
+}
+
 /**
  * The OpenAPI document of every route declared after this plugin, served as JSON at `GET /openapi.json` (that
  * route itself stays out of the document). Register it before the other plugins: it collects routes as they are
@@ -143,18 +212,39 @@ function hoistTitledSchemas (document: Json): Json {
 export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) => {
   const cartTokenRoutes = options.cartTokenRoutes ?? DEFAULT_CART_TOKEN_ROUTES
   const documentPath = options.documentPath ?? '/openapi.json'
+  const pkg = packageInfo()
 
   const transform: SwaggerTransform = ({ schema, url: declared, route }) => {
-    // The classic `?wc-ajax=<action>` routes share one path and differ by a router constraint: each gets a path of
-    // its own in the document, or they would overwrite each other.
+    // The classic `?wc-ajax=<action>` routes share one path and differ by a router constraint: each keeps a path of
+    // its own until the document is finished, which merges them into one operation per method (./wc-ajax.ts).
     const action = (route.constraints as Record<string, unknown> | undefined)?.wcAjax
-    const url = typeof action === 'string' ? `${declared}?wc-ajax=${action}` : declared
+    const url = typeof action === 'string' ? actionPath(declared, action) : declared
     if (schema === undefined || schema === null) return { schema, url }
     let result: FastifySchema = schema
+    if (typeof action === 'string') {
+      const notFound = { ...ErrorBody, 'x-response-description': 'No `wc-ajax` action of that name (`svc_not_found`).' }
+      result = { ...result, response: { ...(result.response as object | undefined), 404: notFound } }
+    }
+    // An `svc/v1` route's access group and rate limit are its row of the route table.
+    const spec = route.config?.svc
+    if (spec !== undefined) {
+      result = { ...result, security: result.security ?? svcSecurity(spec.access) }
+      if (spec.rateLimit !== null) {
+        const limit = rateLimitExtension(spec.rateLimit)
+        const refused = { ...ErrorBody, 'x-response-description': 'The rate limit is used up (`svc_rate_limit_exhausted`).' }
+        const extension: Record<string, unknown> = { [RATE_LIMIT_EXTENSION]: limit }
+        result = {
+          ...result,
+          description: described(result, rateLimitSentence(limit)),
+          response: { ...(result.response as object | undefined), 429: refused },
+          ...extension
+        }
+      }
+    }
     if (cartTokenRoutes.test(url)) {
       result = {
         ...result,
-        security: result.security ?? CART_TOKEN_SECURITY,
+        security: result.security ?? STORE_API_CART_SECURITY,
         response: withSuccessHeaders(result.response, cartResponseHeaders) ?? result.response
       }
     }
@@ -171,24 +261,14 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
         title: 'Cart Drawer Service',
         description: 'A shop platform imitating the WooCommerce Store API, and the cart drawer service on top of it. ' +
           'Every error has the WordPress REST shape `{code, message, data: {status, …}}`.',
-        version: options.version ?? packageVersion()
+        version: options.version ?? pkg.version
       },
       servers: (options.servers ?? []).map((server) => ({ ...server })),
       tags: OPENAPI_TAGS,
-      components: {
-        securitySchemes: {
-          [CART_TOKEN_SCHEME]: {
-            type: 'apiKey',
-            in: 'header',
-            name: 'Cart-Token',
-            description: 'The Cart-Token of an earlier response names the cart (HS256 JWT, 48 hours). Without one, ' +
-              'the signed `svc_cart` cookie names the cart, or a new cart starts; an invalid or expired token starts a new cart.'
-          }
-        }
-      }
+      components: { securitySchemes: structuredClone(SECURITY_SCHEMES) }
     },
     hideUntagged: false,
-    transformObject: (document) => hoistTitledSchemas(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Json),
+    transformObject: (document) => finishDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Json, pkg.license),
     // Paths stay as declared even when a server URL has a path.
     stripBasePath: false,
     transform

@@ -22,7 +22,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   app.get('/cart', {
     ...getCart,
     config: { ...getCart.config, drawerSnapshot: true },
-    schema: { tags, summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
+    schema: { tags, operationId: 'svcGetCart', summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
   }, async (request, reply) => {
     // A guest's cart sends the snapshot its last write stored, as it is: one storage round trip, nothing computed.
     const stored = request.svc?.snapshot ?? null
@@ -38,6 +38,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('POST', '/cart/remove-items')),
     schema: {
       tags,
+      operationId: 'svcRemoveCartItems',
       summary: 'Remove several lines in one transaction',
       description: 'All keys are removed, or none: an unknown or locked key answers 409 with the cart as it stands.',
       body: RemoveItemsBody,
@@ -51,6 +52,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('POST', '/coupon')),
     schema: {
       tags,
+      operationId: 'svcApplyCoupon',
       summary: 'Apply a coupon',
       description: 'Refusals: 400 `svc_coupon_invalid` (unknown, expired, usage limit, minimum spend; `data.reason`), 409 `svc_coupon_already_applied`.',
       body: CouponCodeBody,
@@ -62,6 +64,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('DELETE', '/coupon')),
     schema: {
       tags,
+      operationId: 'svcRemoveCoupon',
       summary: 'Remove a coupon',
       description: 'A coupon that is not applied answers 404 `svc_coupon_not_applied`.',
       body: CouponCodeBody,

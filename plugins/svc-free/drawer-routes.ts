@@ -25,6 +25,7 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('GET', '/drawer-data')),
     schema: {
       tags,
+      operationId: 'svcGetDrawerData',
       summary: 'Several drawer sections in one request',
       description: 'An unknown section name is a 400; a Pro section in the Free edition is left out.',
       querystring: DrawerDataQuery,
@@ -45,13 +46,14 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get('/recommendations', {
     ...svcRouteOptions(findRoute('GET', '/recommendations')),
-    schema: { tags, summary: 'Products recommended for the cart', response: { 200: RecommendationsSchema, ...cartErrors } }
+    schema: { tags, operationId: 'svcGetRecommendations', summary: 'Products recommended for the cart', response: { 200: RecommendationsSchema, ...cartErrors } }
   }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
 
   app.post('/recommendations/add', {
     ...svcRouteOptions(findRoute('POST', '/recommendations/add')),
     schema: {
       tags,
+      operationId: 'svcAddRecommendation',
       summary: 'Add a recommended product (quantity 1)',
       description: 'Only a simple product that is published, visible, purchasable and in stock: else 400 `svc_product_not_addable`; an unknown product is a 404.',
       body: AddRecommendationBody,

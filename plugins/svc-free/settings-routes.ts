@@ -10,7 +10,7 @@ import type { SettingsWriteResult, VersionedSettings } from '../settings/index.t
 import { findRoute, svcRouteOptions } from '../security/index.ts'
 
 const tags = ['svc']
-const adminErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 429: ErrorBody, 503: ErrorBody } as const
+const adminErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody } as const
 
 function written (result: SettingsWriteResult, invalid: 'svc_invalid_params' | 'svc_settings_import_invalid'): VersionedSettings {
   if (result.ok) return { settings: result.settings, version: result.version }
@@ -26,13 +26,14 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get('/settings', {
     ...svcRouteOptions(findRoute('GET', '/settings')),
-    schema: { tags, summary: 'The settings and their version', response: { 200: SettingsResponse, ...adminErrors } }
+    schema: { tags, operationId: 'svcGetSettings', summary: 'The settings and their version', response: { 200: SettingsResponse, ...adminErrors } }
   }, async () => settings.get())
 
   app.post('/settings', {
     ...svcRouteOptions(findRoute('POST', '/settings')),
     schema: {
       tags,
+      operationId: 'svcSaveSettings',
       summary: 'Change part of the settings',
       description: '`settings` is deep-merged into the current document, which must then be valid as a whole (400 lists every problem in `data.params`). With `version`, a save based on an older version is refused (409 `svc_settings_conflict`).',
       body: SaveSettingsBody,
@@ -42,12 +43,12 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/settings', {
     ...svcRouteOptions(findRoute('DELETE', '/settings')),
-    schema: { tags, summary: 'Restore the default settings', response: { 200: SettingsResponse, ...adminErrors } }
+    schema: { tags, operationId: 'svcResetSettings', summary: 'Restore the default settings', response: { 200: SettingsResponse, ...adminErrors } }
   }, async () => settings.reset())
 
   app.get('/settings/export', {
     ...svcRouteOptions(findRoute('GET', '/settings/export')),
-    schema: { tags, summary: 'Download the settings as a file', response: { 200: SettingsExportSchema, ...adminErrors } }
+    schema: { tags, operationId: 'svcExportSettings', summary: 'Download the settings as a file', response: { 200: SettingsExportSchema, ...adminErrors } }
   }, async (_request, reply) => {
     const { settings: current } = await settings.get()
     const exportedAt = new Date().toISOString()
@@ -59,6 +60,7 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('POST', '/settings/import')),
     schema: {
       tags,
+      operationId: 'svcImportSettings',
       summary: 'Replace the settings with an exported file',
       description: 'The whole document is checked first: an invalid file changes nothing and every problem is listed in `data.params`.',
       body: SettingsImportBody,

@@ -17,6 +17,7 @@ export const proAdminRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('GET', '/products/search')),
     schema: {
       tags,
+      operationId: 'svcSearchProducts',
       summary: 'Find products for the admin pickers',
       description: 'Every status, type and visibility, matched on name or SKU.',
       querystring: ProductSearchQuery,
@@ -48,6 +49,6 @@ export const proAdminRoutes: FastifyPluginAsync = async (fastify) => {
   const types = describeConditionTypes()
   app.get('/conditions/types', {
     ...svcRouteOptions(findRoute('GET', '/conditions/types')),
-    schema: { tags, summary: 'The condition types, their operators and value schemas', response: { 200: Type.Array(ConditionTypeSchema), ...adminErrors } }
+    schema: { tags, operationId: 'svcListConditionTypes', summary: 'The condition types, their operators and value schemas', response: { 200: Type.Array(ConditionTypeSchema), ...adminErrors } }
   }, async () => types)
 }

@@ -53,6 +53,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
     validatorCompiler: exactBodyCompiler,
     schema: {
       tags,
+      operationId: 'svcRecordAnalyticsEvents',
       summary: 'Record drawer events',
       description: 'A batch of 1 to 50 events, stored together with the visitor as a keyed hash of the cart (never the cart key or an IP address). While analytics are off in the settings, nothing is stored and `accepted` is 0.',
       body: AnalyticsEventsBody,
@@ -67,6 +68,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('GET', '/analytics/summary')),
     schema: {
       tags,
+      operationId: 'svcGetAnalyticsSummary',
       summary: 'Drawer analytics over a range of days',
       description: 'Counted by the database. Days are UTC and both ends are included; default the last 30 days; at most 366 days. Events past the retention period are deleted first.',
       querystring: AnalyticsSummaryQuery,
@@ -76,6 +78,6 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/analytics/reset', {
     ...svcRouteOptions(findRoute('DELETE', '/analytics/reset')),
-    schema: { tags, summary: 'Delete every recorded event', response: { 200: AnalyticsResetSchema, ...adminErrors } }
+    schema: { tags, operationId: 'svcResetAnalytics', summary: 'Delete every recorded event', response: { 200: AnalyticsResetSchema, ...adminErrors } }
   }, async () => ({ deleted: await analytics.reset() }))
 }

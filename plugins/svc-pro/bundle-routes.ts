@@ -19,6 +19,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('GET', '/bundle-builder/configs')),
     schema: {
       tags,
+      operationId: 'svcListBundles',
       summary: 'The bundles on offer',
       description: 'Public (no Cart-Token) and cacheable: `Cache-Control: public, max-age=300`, an `ETag` (304 on `If-None-Match`) and `Vary: Origin`.',
       response: { 200: BundleConfigsSchema, ...publicErrors }
@@ -29,6 +30,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('GET', '/bundle-builder/companions')),
     schema: {
       tags,
+      operationId: 'svcGetBundleCompanions',
       summary: 'The bundles a product can be part of, with its companions',
       description: 'An unknown product, or one the visitor may not see, is a 404 `svc_product_not_found`; a product in no bundle has none.',
       querystring: CompanionsQuery,
@@ -40,6 +42,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
     ...svcRouteOptions(findRoute('POST', '/bundle-builder/add')),
     schema: {
       tags,
+      operationId: 'svcAddBundle',
       summary: 'Add a bundle',
       description: 'One product per slot, in slot order. Every line is added with the bundle\'s discount in one transaction, or none: ' +
         'an unknown bundle is a 404 `svc_bundle_not_found`; a wrong selection a 400 `svc_bundle_invalid` (`data.reason`: ' +

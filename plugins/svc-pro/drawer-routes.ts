@@ -44,18 +44,19 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
 
   app.get('/shipping-meter', {
     ...svcRouteOptions(findRoute('GET', '/shipping-meter')),
-    schema: { tags, summary: 'Progress towards free shipping', response: { 200: ShippingMeterSchema, ...cartErrors } }
+    schema: { tags, operationId: 'svcGetShippingMeter', summary: 'Progress towards free shipping', response: { 200: ShippingMeterSchema, ...cartErrors } }
   }, async (request) => meter(await cartStateOf(fastify, request)))
 
   app.get('/smart-addons', {
     ...svcRouteOptions(findRoute('GET', '/smart-addons')),
-    schema: { tags, summary: 'Add-ons offered for this cart', response: { 200: SmartAddonListSchema, ...cartErrors } }
+    schema: { tags, operationId: 'svcGetSmartAddons', summary: 'Add-ons offered for this cart', response: { 200: SmartAddonListSchema, ...cartErrors } }
   }, async (request) => addons.list(await cartStateOf(fastify, request), viewerOf(request)))
 
   app.post('/smart-addons/toggle', {
     ...svcRouteOptions(findRoute('POST', '/smart-addons/toggle')),
     schema: {
       tags,
+      operationId: 'svcToggleSmartAddon',
       summary: 'Add or remove an add-on',
       description: 'The add-on line is locked: only this route changes it. Adding needs the add-on\'s conditions to hold (400 `svc_addon_unavailable`); an unknown add-on is a 404.',
       body: ToggleAddonBody,
@@ -68,6 +69,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
     ...svcRouteOptions(findRoute('POST', '/spotlight/add')),
     schema: {
       tags,
+      operationId: 'svcAddSpotlightOffer',
       summary: 'Add the featured offer',
       description: 'Only the configured product, while the offer is enabled and its conditions hold: else 400 `svc_spotlight_unavailable`.',
       body: SpotlightAddBody,

@@ -63,7 +63,7 @@ function makeClock (): Clock {
  */
 export function onEveryBackend (name: string, body: (t: Test, context: AnalyticsApp) => Promise<void>, options: Partial<AppOptions> = {}): void {
   for (const backend of storageBackends()) {
-    test(`${name} (${backend.name})`, async (t) => {
+    test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const bare = await backend.createBareClients()
       t.teardown(() => bare.dispose())
       const [client, inspector] = bare.clients

@@ -2,6 +2,9 @@ import { readFileSync } from 'node:fs'
 import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
 import Schema from 'typebox/schema'
+import { derivedOperationId } from '../../plugins/openapi/index.ts'
+import { SECURITY_SCHEMES, svcSecurity } from '../../plugins/openapi/security.ts'
+import { findRoute } from '../../plugins/security/index.ts'
 import { serializeCart } from '../../plugins/shop/store-api/serialize-cart.ts'
 import { serializeProduct } from '../../plugins/shop/store-api/serialize-product.ts'
 import { CART_KEYS } from '../../schemas/store-api-cart.ts'
@@ -14,33 +17,55 @@ const WOO_CART_KEYS = ['items', 'coupons', 'fees', 'totals', 'shipping_address',
   'needs_shipping', 'payment_requirements', 'has_calculated_shipping', 'shipping_rates', 'items_count', 'items_weight',
   'cross_sells', 'errors', 'payment_methods', 'extensions']
 
-/** Routes declared with `schema: { hide: true }`: the document leaves them out. */
-const HIDDEN_ROUTES = ['GET /openapi.json', 'GET /images/{slug}']
+/** Routes declared with `schema: { hide: true }`: the document leaves them out (`GET /` is the storefront's home page). */
+const HIDDEN_ROUTES = ['GET /openapi.json', 'GET /images/{slug}', 'GET /']
+
+const SVC = '/wp-json/svc/v1'
 
 type Json = Record<string, any>
 
-/** Every `METHOD /path` Fastify routes (HEAD routes aside), read from `printRoutes`, with `{param}` placeholders. */
+/**
+ * Every `METHOD /path` Fastify routes (HEAD routes aside), read from `printRoutes`, with `{param}` placeholders; a
+ * route constrained to a classic action is `METHOD /path?wc-ajax=<action>`.
+ */
 function fastifyRoutes (app: FastifyInstance): Set<string> {
   const routes = new Set<string>()
   const stack: string[] = []
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = /^([│ ]*)([├└]── )?(.+?) \(([A-Z, ]+)\)/.exec(line)
+    const match = /^([│ ]*)([├└]── )?(.+?) \(([A-Z, ]+)\)(?: (\{.*\}))?$/.exec(line)
     if (!match) continue
-    const [, indent = '', branch, segment = '', methods = ''] = match
+    const [, indent = '', branch, segment = '', methods = '', constraints] = match
     // A line without a branch is one more route (other constraints) on the node above it.
     const depth = indent.length / 4 - (branch ? 0 : 1)
     stack.length = depth
     stack.push(segment)
-    const path = stack.join('').replace(/:(\w+)/g, '{$1}')
+    const action = constraints === undefined ? undefined : (JSON.parse(constraints) as { wcAjax?: string }).wcAjax
+    const path = stack.join('').replace(/:(\w+)/g, '{$1}') + (action === undefined ? '' : `?wc-ajax=${action}`)
     for (const method of methods.split(', ')) if (method !== 'HEAD') routes.add(`${method} ${path}`)
   }
   return routes
 }
 
+type Operation = { path: string, method: string, operation: Json }
+
+function operationsOf (document: Json): Operation[] {
+  return Object.entries(document.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, operation]) => ({ path, method, operation })))
+}
+
+/** The actions an operation serves through its required `wc-ajax` query parameter (none for any other). */
+function wcAjaxActions (operation: Json): string[] {
+  const parameter = (operation.parameters ?? []).find((candidate: Json) => candidate.in === 'query' && candidate.name === 'wc-ajax')
+  return parameter?.required === true ? parameter.schema.enum : []
+}
+
+/** Every `METHOD /path` of the document; an operation of classic actions is one `METHOD /path?wc-ajax=<action>` each. */
 function documentRoutes (document: Json): Set<string> {
   const routes = new Set<string>()
-  for (const [path, item] of Object.entries(document.paths as Json)) {
-    for (const method of Object.keys(item)) routes.add(`${method.toUpperCase()} ${path}`)
+  for (const { path, method, operation } of operationsOf(document)) {
+    const actions = wcAjaxActions(operation)
+    if (actions.length === 0) routes.add(`${method.toUpperCase()} ${path}`)
+    for (const action of actions) routes.add(`${method.toUpperCase()} ${path}?wc-ajax=${action}`)
   }
   return routes
 }
@@ -71,10 +96,11 @@ function problems (schema: Json, body: unknown): string[] {
   return errors.map((error) => `${error.instancePath || '/'} ${error.message}`)
 }
 
-async function setup (t: { teardown (fn: () => unknown): void }) {
+async function setup (t: { teardown (fn: () => unknown): void }, edition: 'free' | 'pro' = 'free') {
   const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   const app = await buildTestApp(t, storage, {
+    edition,
     shop: { ...demoShopConfig, fees: [{ id: 'handling', name: 'Handling', amount: 150, taxable: true }] }
   })
   const response = await app.inject({ url: '/openapi.json' })
@@ -82,9 +108,9 @@ async function setup (t: { teardown (fn: () => unknown): void }) {
 }
 
 test('the OpenAPI document: GET /openapi.json, every route, request and response schemas', async (t) => {
-  const { app, response, document } = await setup(t)
+  const { app, response, document } = await setup(t, 'pro')
 
-  t.test('served as JSON, OpenAPI 3.1, named, versioned, with the Cart-Token scheme', async (t) => {
+  t.test('served as JSON, OpenAPI 3.1, named, versioned, licensed, with the security schemes', async (t) => {
     t.equal(response.statusCode, 200)
     t.match(response.headers['content-type'], /^application\/json/)
     t.doesNotThrow(() => JSON.parse(response.body))
@@ -92,10 +118,14 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
     t.equal(document.info.title, 'Cart Drawer Service')
     const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'))
     t.equal(document.info.version, pkg.version, 'the version comes from package.json')
+    t.same(document.info.license, { name: pkg.license, identifier: pkg.license }, 'the licence too')
     t.same(document.servers, [{ url: SITE_URL }])
     const tags = document.tags.map((tag: Json) => tag.name)
     for (const name of ['store-api', 'health', 'svc']) t.ok(tags.includes(name), `tag ${name}`)
     t.match(document.components.securitySchemes.cartToken, { type: 'apiKey', in: 'header', name: 'Cart-Token' })
+    t.match(document.components.securitySchemes.restNonce, { type: 'apiKey', in: 'header', name: 'X-WP-Nonce' })
+    t.match(document.components.securitySchemes.sessionCookie, { type: 'apiKey', in: 'cookie', name: 'svc_session' })
+    t.match(document.components.securitySchemes.cartCookie, { type: 'apiKey', in: 'cookie', name: 'svc_cart' })
     t.notOk(document.paths['/openapi.json'], 'the document route is not in the document')
   })
 
@@ -103,18 +133,87 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
     const declared = fastifyRoutes(app)
     t.ok(declared.has(`GET ${STORE_API}/cart`), 'the route listing is read')
     t.ok(declared.has('GET /healthz'))
+    for (const path of Object.keys(document.paths)) t.notOk(path.includes('?'), `${path}: no query string in the path`)
     const documented = documentRoutes(document)
-    // Constrained routes (the classic `?wc-ajax=` actions) are one node of the route tree but a path each in the
-    // document: each must exist as a route with that constraint.
+    // Constrained routes (the classic `?wc-ajax=` actions) are routes of their own on one path; the document has
+    // one operation per method whose required `wc-ajax` parameter lists them. Each must be a route with that
+    // constraint, and each such route must be listed.
     const classic = [...documented].filter((route) => route.includes('?wc-ajax='))
-    t.ok(classic.length >= 3, 'the classic actions are documented one by one')
+    t.same(classic.sort(), ['GET /?wc-ajax=get_refreshed_fragments', 'POST /?wc-ajax=add_to_cart', 'POST /?wc-ajax=get_refreshed_fragments',
+      'POST /?wc-ajax=remove_from_cart'], 'the classic actions are documented one by one')
     for (const route of classic) {
       const [, method, url, action] = /^(\w+) (.*)\?wc-ajax=(.*)$/.exec(route)!
       t.ok(app.hasRoute({ method: method as 'GET', url: url!, constraints: { wcAjax: action } }), `${route} is a route`)
     }
-    const plain = new Set([...documented].map((route) => route.replace(/\?wc-ajax=.*$/, '')))
     const expected = [...declared].filter((route) => !HIDDEN_ROUTES.includes(route) && !app.svcPlaceholders.includes(route)).sort()
-    t.same([...plain].sort(), expected)
+    t.same([...documented].sort(), expected)
+  })
+
+  t.test('the classic actions: one operation per method, the wc-ajax enum, bodies and answers as unions', async (t) => {
+    const post = document.paths['/'].post
+    t.equal(post.operationId, 'wcAjaxPost')
+    t.match(post.parameters[0], { name: 'wc-ajax', in: 'query', required: true, schema: { type: 'string' } })
+    for (const type of ['application/x-www-form-urlencoded', 'application/json']) {
+      t.same(post.requestBody.content[type].schema, { anyOf: [{ $ref: '#/components/schemas/WcAjaxAddToCartBody' }, { $ref: '#/components/schemas/WcAjaxRemoveFromCartBody' }] }, `${type} body`)
+    }
+    t.equal(post.requestBody.required, false, 'get_refreshed_fragments posts no body')
+    t.same(post.responses['200'].content['application/json'].schema.anyOf.map((member: Json) => member.$ref.replace('#/components/schemas/', '')),
+      ['WcAjaxFragments', 'WcAjaxAddToCartError', 'WcAjaxFailure'])
+    for (const action of wcAjaxActions(post)) t.match(post.description, `\`${action}\``, `the description tells what ${action} does`)
+    for (const operation of [post, document.paths['/'].get]) {
+      t.same(operation.responses['404'].content['application/json'].schema, { $ref: '#/components/schemas/RestError' }, 'an unknown action: 404')
+      t.same(operation.security, [{ cartCookie: [] }, { sessionCookie: [] }, {}], 'the cookie session')
+    }
+    t.same(document.paths['/'].get.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/WcAjaxFragments' })
+    const unknown = await app.inject({ method: 'POST', url: '/?wc-ajax=no_such_action' })
+    t.equal(unknown.statusCode, 404, 'an unknown action is a 404 indeed')
+    t.equal(unknown.json().code, 'svc_not_found')
+  })
+
+  t.test('every operation: a unique camelCase operationId of its own, and its security', async (t) => {
+    const ids = operationsOf(document).map(({ operation }) => operation.operationId)
+    t.equal(new Set(ids).size, ids.length, 'unique')
+    const schemes = new Set<string>()
+    for (const { path, method, operation } of operationsOf(document)) {
+      const name = `${method.toUpperCase()} ${path}`
+      t.match(operation.operationId, /^[a-z][A-Za-z0-9]*$/, `${name}: camelCase operationId`)
+      t.not(operation.operationId, derivedOperationId(method, path), `${name}: the route names its operation`)
+      if (path.startsWith(SVC)) t.match(operation.operationId, /^svc[A-Z]/, `${name}: an svc/v1 operation's id starts with svc`)
+      if (!t.ok(Array.isArray(operation.security), `${name}: security`)) continue
+      for (const requirement of operation.security) for (const scheme of Object.keys(requirement)) schemes.add(scheme)
+    }
+    t.same([...schemes].sort(), Object.keys(SECURITY_SCHEMES).sort(), 'every scheme is used, and only those')
+    t.same(document.paths['/healthz'].get.security, [], 'a public route: no credentials')
+    t.same(document.paths['/account/rest-nonce'].get.security, [{ sessionCookie: [] }], 'the nonce needs a session')
+  })
+
+  t.test("svc/v1: security and rate limits follow each route's row of the route table", async (t) => {
+    const svc = operationsOf(document).filter(({ path }) => path.startsWith(SVC))
+    t.ok(svc.length >= 24, 'every svc/v1 route of Pro')
+    const counted = (status: string) => /^2/.test(status) || status === '429'
+    for (const { path, method, operation } of svc) {
+      const spec = findRoute(method.toUpperCase(), path.slice(SVC.length))
+      const name = `${spec.method} ${spec.path}`
+      t.same(operation.security, svcSecurity(spec.access), `${name}: the security of access group ${spec.access}`)
+      const responses = Object.entries(operation.responses as Json)
+      if (spec.rateLimit === null) {
+        t.equal(operation['x-rate-limit'], undefined, `${name}: no limit`)
+        t.notOk(operation.responses['429'], `${name}: no 429`)
+        for (const [status, response] of responses) t.notOk(response.headers?.['X-RateLimit-Limit'], `${name} ${status}: no rate-limit headers`)
+        continue
+      }
+      t.same(operation['x-rate-limit'], { limit: spec.rateLimit.max, window_seconds: spec.rateLimit.windowMs / 1000 }, `${name}: its limit`)
+      t.match(operation.description, `${spec.rateLimit.max} requests`, `${name}: the description tells the limit`)
+      t.same(operation.responses['429']?.content?.['application/json']?.schema, { $ref: '#/components/schemas/RestError' }, `${name}: 429 in the error shape`)
+      t.match(operation.responses['429'].headers['Retry-After'], { required: true, schema: { type: 'integer' } }, `${name}: 429 with Retry-After`)
+      for (const [status, response] of responses) {
+        for (const header of ['X-RateLimit-Limit', 'X-RateLimit-Remaining']) {
+          t.match(response.headers?.[header], { required: counted(status), schema: { type: 'integer' } }, `${name} ${status}: ${header}`)
+        }
+      }
+    }
+    const login = document.paths['/account/login'].post.responses['429']
+    t.match(login.headers['Retry-After'], { required: true }, "the login's 429 carries Retry-After too")
   })
 
   t.test('each Store API route has its request and response schemas', async (t) => {
@@ -135,7 +234,7 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
           t.ok(operation.requestBody?.content?.['application/json']?.schema?.properties, `${name}: request body schema`)
         }
         if (path.includes('/cart')) {
-          t.same(operation.security, [{ cartToken: [] }, {}], `${name}: takes a Cart-Token`)
+          t.same(operation.security, [{ cartToken: [] }, { cartCookie: [] }, { sessionCookie: [] }, {}], `${name}: takes a Cart-Token, the cookies, or nothing`)
           t.ok(operation.responses[success].headers?.['Cart-Token'], `${name}: answers with a Cart-Token`)
           t.same(operation.responses[success].content['application/json'].schema, { $ref: '#/components/schemas/StoreApiCart' })
         }

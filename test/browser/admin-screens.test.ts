@@ -171,13 +171,13 @@ browserTest('the admin screens', async (t) => {
     await page.fill('#f-smart_addons-addons-0-product_id', 'gift')
     await page.click('[data-path="smart_addons.addons.0.product_id"] [data-role="results"] button[data-product-id="116"]')
     t.match(await page.textContent('[data-path="smart_addons.addons.0.product_id"] [data-role="chosen"]'), 'Gift Wrap (#116)')
-    // A condition row from `conditions/types`: cart subtotal at least $10.00.
+    // A condition row from `conditions/types`: cart subtotal at least $10.00, typed in dollars, saved in cents.
     await page.click('[data-path="smart_addons.addons.0.conditions"] button[data-action="add-condition"]')
     const row = '[data-path="smart_addons.addons.0.conditions.conditions.0"]'
     await page.waitForSelector(row)
     await page.selectOption(`${row} #f-smart_addons-addons-0-conditions-conditions-0-type`, 'cart_subtotal')
     await page.selectOption(`${row} #f-smart_addons-addons-0-conditions-conditions-0-operator`, 'gte')
-    await page.fill(`${row} #f-smart_addons-addons-0-conditions-conditions-0-value`, '1000')
+    await page.fill(`${row} #f-smart_addons-addons-0-conditions-conditions-0-value`, '10.00')
     await screenshot(page, 'admin-pro-addon')
     const answer = page.waitForResponse((r) => r.url().endsWith('/svc/v1/settings') && r.request().method() === 'POST')
     await page.click('button[data-action="save"]')

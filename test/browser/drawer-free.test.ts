@@ -15,6 +15,15 @@ function transition (page: Page): Promise<string> {
   return page.evaluate(`getComputedStyle(document.querySelector('${drawer}')).transitionDuration.split(',')[0]`)
 }
 
+/** Presses Tab until the focused control is `name` (see `focused`), at most 40 times; whether it got there. */
+async function tabTo (page: Page, name: string): Promise<boolean> {
+  for (let i = 0; i < 40; i++) {
+    if (await focused(page) === name) return true
+    await page.keyboard.press('Tab')
+  }
+  return false
+}
+
 /** Waits for the drawer's action to end: it is busy (set as the click is handled) through the change and the refresh after it. */
 async function settled (page: Page): Promise<void> {
   await page.waitForSelector(`${drawer}[aria-busy="false"]`, { state: 'attached' })
@@ -187,22 +196,35 @@ browserTest('the drawer in the Free edition', async (t) => {
     t.notOk(after.includes('Cap'), 'a product in the cart is no longer recommended')
   })
 
-  t.test('a dialog for the keyboard: focus trap, Escape back to the launcher', async (t) => {
+  t.test('a dialog for the keyboard: Enter or Space opens it, focus trap, quantity, removal and coupon by keyboard, Escape back to the launcher', async (t) => {
     const { context, page } = await newPage(browser)
     t.teardown(() => context.close())
     await openShop(page, shop.url)
+    await addFromShop(page, 103)
+    await page.keyboard.press('Escape')
     await addFromShop(page, 101)
     await page.keyboard.press('Escape')
     t.equal(await focused(page), 'launcher', 'Escape returns focus to the launcher')
     t.equal(await page.getAttribute('[data-svc="launcher"]', 'aria-expanded'), 'false')
 
+    await page.keyboard.press('Space')
+    await page.waitForSelector(`${drawer}:not([hidden])`)
+    t.equal(await focused(page), 'close', 'Space on the launcher opens the drawer')
+    await page.keyboard.press('Escape')
+    await page.waitForSelector(drawer, { state: 'hidden' })
+
     await page.keyboard.press('Enter')
     await page.waitForSelector(`${drawer}:not([hidden])`)
+    await settled(page)
     t.equal(await page.getAttribute(drawer, 'role'), 'dialog')
     t.equal(await page.getAttribute(drawer, 'aria-modal'), 'true')
     t.equal(await page.textContent(`#${await page.getAttribute(drawer, 'aria-labelledby')}`), 'Your cart', 'labelled by its heading')
     t.equal(await page.getAttribute('[data-svc="launcher"]', 'aria-expanded'), 'true')
-    t.equal(await focused(page), 'close', 'focus moves into the dialog')
+    t.equal(await focused(page), 'close', 'Enter opens it, and focus moves into the dialog')
+    await page.keyboard.press('Shift+Tab')
+    t.equal(await focused(page), 'checkout', 'Shift+Tab from the first control goes to the last')
+    await page.keyboard.press('Tab')
+    t.equal(await focused(page), 'close', 'and Tab from the last to the first')
 
     const seen = new Set<string>()
     for (let i = 0; i < 25; i++) {
@@ -211,19 +233,32 @@ browserTest('the drawer in the Free edition', async (t) => {
       seen.add(await focused(page))
     }
     t.ok(seen.has('close') && seen.has('checkout') && seen.has('coupon-code'), `Tab cycles through the drawer (${[...seen].join(', ')})`)
-    await page.focus('[data-svc="drawer"] [data-fk="close"]')
-    await page.keyboard.press('Shift+Tab')
-    t.equal(await focused(page), 'checkout', 'Shift+Tab from the first control goes to the last')
 
-    // Keyboard only: change the quantity with Enter on the focused button.
-    await page.focus('[data-svc="drawer"] button[data-fk^="inc:"]')
+    // Keyboard only from here: Tab to a control, Enter to use it.
+    const beanie = await page.locator(`${drawer} .svc-line`, { hasText: 'Beanie' }).getAttribute('data-key')
+    const cap = await page.locator(`${drawer} .svc-line`, { hasText: 'Cap' }).getAttribute('data-key')
+    t.ok(await tabTo(page, `inc:${beanie}`), 'Tab reaches the Beanie\'s increase button')
     await page.keyboard.press('Enter')
     await settled(page)
-    t.same(await drawerLines(page), ['Beanie × 2'])
+    t.same(await drawerLines(page), ['Cap × 1', 'Beanie × 2'], 'Enter on it changes the quantity')
+    t.equal(await focused(page), `inc:${beanie}`, 'focus stays on the button')
+
+    t.ok(await tabTo(page, `rm:${cap}`), 'Tab reaches the Cap\'s remove button')
+    await page.keyboard.press('Enter')
+    await settled(page)
+    t.same(await drawerLines(page), ['Beanie × 2'], 'Enter on it removes the line')
+    t.ok(await inDrawer(page), 'focus stays in the drawer')
+
+    t.ok(await tabTo(page, 'coupon-code'), 'Tab reaches the coupon field')
+    await page.keyboard.type('save10')
+    await page.keyboard.press('Enter')
+    await settled(page)
+    t.match(await page.textContent(`${drawer} .svc-chip`), 'save10', 'typing a code and Enter applies it')
+    t.equal(await focused(page), 'coupon-code', 'focus stays in the field')
 
     await page.keyboard.press('Escape')
     await page.waitForSelector(drawer, { state: 'hidden' })
-    t.equal(await focused(page), 'launcher', 'focus is back on the launcher')
+    t.equal(await focused(page), 'launcher', 'Escape closes it, and focus is back on the launcher')
   })
 
   t.test('the jQuery added_to_cart event works as well, also without any request', async (t) => {

@@ -1,32 +1,14 @@
 import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
 import {
-  addFromShop, ADMIN, browserTest, drawer, drawerLines, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
+  addFromShop, ADMIN, browserTest, drawer, drawerLines, launchBrowser, MOBILE, newPage, openShop, PRO_WIDGET_SETTINGS, screenshot, startShop, Traffic
 } from './helpers.ts'
 
 /** The Pro edition with an add-on, a bundle and a spotlight configured: its widgets in the drawer, and analytics. */
 
-const always = { match: 'all', conditions: [] }
-
 const PRO_SETTINGS = {
+  ...PRO_WIDGET_SETTINGS,
   drawer_config: { border_radius: 12, colors: { accent: '#0f766e' } },
-  launcher: { position: 'bottom-right', show_count: true, show_total: true },
-  shipping_meter: { enabled: true, threshold: 10000 },
-  smart_addons: {
-    enabled: true,
-    addons: [{ id: 'gift-wrap', product_id: 116, label: 'Gift wrap', description: 'Wrapped with a ribbon and a card.', conditions: always }]
-  },
-  bundles: {
-    enabled: true,
-    bundles: [{
-      id: 'head-to-toe',
-      title: 'Head to toe',
-      description: 'A hat and a belt, 15 % off both.',
-      discount_percent: 15,
-      slots: [{ label: 'Hat', product_ids: [101, 103] }, { label: 'Belt', product_ids: [102] }]
-    }]
-  },
-  spotlight: { enabled: true, product_id: 104, title: 'Ready for the sun?', text: 'Polarised sunglasses to finish the look.', conditions: always },
   analytics: { enabled: true }
 }
 
@@ -104,7 +86,7 @@ browserTest('the drawer in the Pro edition', async (t) => {
     const bundle = page.locator('[data-svc="bundles"] .svc-bundle', { hasText: 'Head to toe' }).last()
     await bundle.locator('select').first().selectOption({ label: 'Cap — $18.00' })
     const mark = traffic.mark()
-    await bundle.getByRole('button', { name: 'Add the bundle Head to toe to the cart' }).click()
+    await bundle.getByRole('button', { name: 'Add bundle Head to toe to the cart' }).click()
     await settled(page)
     t.match(JSON.parse(traffic.since(mark, '/svc/v1/bundle-builder/add')[0]?.body ?? '{}'), { bundle_id: 'head-to-toe', product_ids: [103, 102] })
     const lines = await drawerLines(page)

@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process'
-import { mkdirSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { createServer } from 'node:net'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -218,4 +219,50 @@ export async function addFromShop (page: Page, productId: number): Promise<void>
 export async function logInAs (page: Page, who: { email: string, password: string }): Promise<void> {
   const response = await page.request.post(new URL('/account/login', page.url()).href, { data: who })
   if (!response.ok()) throw new Error(`login of ${who.email} failed: ${response.status()}`)
+}
+
+export interface AxeViolation {
+  id: string
+  impact: string | null
+  help: string
+  targets: string[]
+}
+
+let axeSource: string | undefined
+
+/**
+ * Runs axe-core in the page (injected through the DevTools protocol, so the page's Content-Security-Policy does not
+ * stop it) and returns the violations of serious or critical impact, each with the selectors of its elements.
+ */
+export async function seriousAxeViolations (page: Page): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
+  await page.evaluate(axeSource)
+  return page.evaluate(`(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] })
+    return result.violations
+      .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+      .map((violation) => ({ id: violation.id, impact: violation.impact, help: violation.help, targets: violation.nodes.map((node) => node.target.join(' ')) }))
+  })()`)
+}
+
+/** Pro settings with every widget on: an add-on, a bundle, a spotlight, the shipping meter; the launcher shows its total. */
+const always = { match: 'all', conditions: [] }
+export const PRO_WIDGET_SETTINGS = {
+  launcher: { position: 'bottom-right', show_count: true, show_total: true },
+  shipping_meter: { enabled: true, threshold: 10000 },
+  smart_addons: {
+    enabled: true,
+    addons: [{ id: 'gift-wrap', product_id: 116, label: 'Gift wrap', description: 'Wrapped with a ribbon and a card.', conditions: always }]
+  },
+  bundles: {
+    enabled: true,
+    bundles: [{
+      id: 'head-to-toe',
+      title: 'Head to toe',
+      description: 'A hat and a belt, 15 % off both.',
+      discount_percent: 15,
+      slots: [{ label: 'Hat', product_ids: [101, 103] }, { label: 'Belt', product_ids: [102] }]
+    }]
+  },
+  spotlight: { enabled: true, product_id: 104, title: 'Ready for the sun?', text: 'Polarised sunglasses to finish the look.', conditions: always }
 }

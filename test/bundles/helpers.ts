@@ -70,7 +70,7 @@ export async function saveBundles (app: FastifyInstance, bundles: { enabled?: bo
  */
 export function onEveryBackend (name: string, body: (t: Test, ctx: BundlesApp) => Promise<void>, options: Partial<AppOptions> = {}): void {
   for (const backend of storageBackends()) {
-    test(`${name} (${backend.name})`, async (t) => {
+    test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())
       await seedDemoUsers(storage, USERS)

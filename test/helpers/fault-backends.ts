@@ -3,14 +3,6 @@ import { createPostgresClient, createPostgresStorage, type PostgresStorageOption
 import type { SqlStorage } from '../../storage/sql/sql-storage.ts'
 import { startProxyFor, type TcpProxy } from './tcp-proxy.ts'
 
-/** DATABASE_URL; under CI=true a missing one throws, which fails the test calling it (never a silent skip). */
-export function postgresTestUrl (): string | undefined {
-  const url = process.env.DATABASE_URL
-  if (url !== undefined && url !== '') return url
-  if (process.env.CI === 'true') throw new Error('DATABASE_URL is not set but CI=true: the PostgreSQL fault tests must run in CI')
-  return undefined
-}
-
 export interface ProxiedPostgres {
   proxy: TcpProxy
   storage: SqlStorage

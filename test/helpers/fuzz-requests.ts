@@ -9,7 +9,7 @@ import fc from 'fast-check'
 
 export interface Operation {
   method: string
-  /** OpenAPI path, `{param}` templates included; may carry a query (`/?wc-ajax=add_to_cart`). */
+  /** OpenAPI path, `{param}` templates included (the classic actions are a `wc-ajax` query parameter). */
   path: string
   parameters: Array<{ in: string, name: string, required?: boolean, schema?: Schema }>
   body: Schema | null

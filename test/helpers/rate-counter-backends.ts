@@ -6,6 +6,7 @@ import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { createRedisRateCounter } from '../../storage/redis/index.ts'
 import type { RedisRateCounterOptions } from '../../storage/redis/index.ts'
 import type { RateCounter } from '../../storage/types.ts'
+import { serviceUrl, skipWithout } from './services.ts'
 
 export interface RateCounterFixture {
   counter: RateCounter
@@ -15,29 +16,11 @@ export interface RateCounterFixture {
 
 export interface RateCounterBackend {
   name: string
+  /** Why its tests are skipped (no server on this machine), or false: pass it as the test's `skip` option. */
+  skip: string | false
   /** A window short enough to wait out in real time. */
   shortWindowMs: number
   create: () => RateCounterFixture
-}
-
-/** Whether the Redis tests run: when REDIS_URL is set, and always in CI, where a missing REDIS_URL must fail them. */
-export function redisTestsEnabled (): boolean {
-  return redisUrlFromEnv() !== undefined || process.env.CI === 'true'
-}
-
-/** REDIS_URL; throws a clear error when it is unset, which fails the test calling it. */
-export function redisTestUrl (): string {
-  const url = redisUrlFromEnv()
-  if (url === undefined) {
-    throw new Error('REDIS_URL is not set but CI=true: the Redis rate counter tests must run in CI ' +
-      '(start Redis and set REDIS_URL=redis://127.0.0.1:6379)')
-  }
-  return url
-}
-
-function redisUrlFromEnv (): string | undefined {
-  const url = process.env.REDIS_URL
-  return url === undefined || url === '' ? undefined : url
 }
 
 /**
@@ -69,6 +52,7 @@ export async function untilAnswering (counter: RateCounter, timeoutMs = 15_000):
 export function rateCounterBackends (): RateCounterBackend[] {
   const backends: RateCounterBackend[] = [{
     name: 'memory',
+    skip: false,
     shortWindowMs: 150,
     create () {
       let time = 1_700_000_000_000
@@ -76,13 +60,12 @@ export function rateCounterBackends (): RateCounterBackend[] {
       return { counter, elapse: async (ms) => { time += ms } }
     }
   }]
-  if (redisTestsEnabled()) {
-    backends.push({
-      name: 'redis',
-      shortWindowMs: 200,
-      create: () => ({ counter: createTestRedisCounter(redisTestUrl()), elapse: async (ms) => { await sleep(ms) } })
-    })
-  }
+  backends.push({
+    name: 'redis',
+    skip: skipWithout('REDIS_URL'),
+    shortWindowMs: 200,
+    create: () => ({ counter: createTestRedisCounter(serviceUrl('REDIS_URL')), elapse: async (ms) => { await sleep(ms) } })
+  })
   return backends
 }
 

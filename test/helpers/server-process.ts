@@ -15,7 +15,8 @@ export interface ServerProcess {
   exited: Promise<number | null>
 }
 
-async function freePort (): Promise<number> {
+/** A TCP port free on 127.0.0.1 at the time of asking. */
+export async function freePort (): Promise<number> {
   const server = createServer()
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const address = server.address()
@@ -24,36 +25,46 @@ async function freePort (): Promise<number> {
   return port
 }
 
-/** `tsx server.ts` as `npm start` runs it (without the client build), on a free port, ready when `/healthz` answers. */
-export async function startServerProcess (env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_SITE_URL: url, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
+export interface SpawnedServer {
+  child: ChildProcess
+  /** Everything the process wrote so far (stdout and stderr). */
+  output: () => string
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>
+}
+
+/** `tsx server.ts` in a process of its own with exactly this environment, its output collected. */
+export function spawnServer (env: NodeJS.ProcessEnv): SpawnedServer {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString() })
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString() })
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)))
+  return { child, output: () => output, exited }
+}
+
+/** `tsx server.ts` as `npm start` runs it (without the client build), on a free port, ready when `/healthz` answers. */
+export async function startServerProcess (env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const port = await freePort()
+  const url = `http://127.0.0.1:${port}`
+  const { child, output, exited } = spawnServer({ ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_SITE_URL: url, LOG_LEVEL: 'warn', ...env })
   const deadline = Date.now() + timeoutMs
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`)
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`)
     try {
       const response = await fetch(`${url}/healthz`)
       if (response.ok) break
     } catch {}
     if (Date.now() > deadline) {
       child.kill('SIGKILL')
-      throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output}`)
+      throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output()}`)
     }
     await sleep(100)
   }
   return {
     url,
     child,
-    output: () => output,
+    output,
     exited,
     async stop () {
       if (child.exitCode === null) child.kill('SIGTERM')

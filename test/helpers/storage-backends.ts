@@ -3,6 +3,7 @@ import { createPostgresClient, createPostgresStorage, openPostgresClient } from 
 import type { SqlClient } from '../../storage/sql/client.ts'
 import type { Storage } from '../../storage/types.ts'
 import { createTestPgliteStorage, createTestPgliteClient } from './pglite.ts'
+import { serviceUrl, skipWithout } from './services.ts'
 
 export interface TestStorage extends Storage {
   /** Applies pending migrations again; returns the ids applied. */
@@ -25,6 +26,8 @@ export interface StoragePair {
 
 export interface StorageBackend {
   name: string
+  /** Why its tests are skipped (no server on this machine), or false: pass it as the test's `skip` option. */
+  skip: string | false
   create (): Promise<TestStorage>
   createBareClients (): Promise<BareClients>
   /** PGlite: one storage twice (one process could share it); PostgreSQL: two storages, each with its own pool. */
@@ -46,6 +49,7 @@ function withDispose<S extends Storage & { migrate (): Promise<string[]> }> (
 
 const pglite: StorageBackend = {
   name: 'pglite',
+  skip: false,
   async create () {
     return withDispose(await createTestPgliteStorage())
   },
@@ -75,6 +79,7 @@ function postgres (connectionString: string): StorageBackend {
   }
   return {
     name: 'postgres',
+    skip: false,
     async create () {
       const schema = freshSchema()
       return withDispose(await createPostgresStorage({ connectionString, searchPath: schema }), () => dropSchema(schema))
@@ -109,20 +114,17 @@ function postgres (connectionString: string): StorageBackend {
   }
 }
 
-function unavailable (name: string, message: string): StorageBackend {
-  const fail = async (): Promise<never> => { throw new Error(message) }
-  return { name, create: fail, createBareClients: fail, createPair: fail }
+/** PostgreSQL without a DATABASE_URL: skipped on a developer's machine, failing under CI=true (`services.ts`). */
+function unavailablePostgres (): StorageBackend {
+  const fail = async (): Promise<never> => { serviceUrl('DATABASE_URL'); throw new Error('unreachable') }
+  return { name: 'postgres', skip: skipWithout('DATABASE_URL'), create: fail, createBareClients: fail, createPair: fail }
 }
 
 /**
- * The backends to run storage tests against: PGlite always, PostgreSQL when DATABASE_URL is set. On CI a missing
- * DATABASE_URL makes the PostgreSQL tests fail rather than silently not run.
+ * The backends to run storage tests against: PGlite, and PostgreSQL at DATABASE_URL. Without DATABASE_URL the
+ * PostgreSQL backend carries its `skip` reason (or, under CI=true, fails when used).
  */
 export function storageBackends (): StorageBackend[] {
   const url = process.env.DATABASE_URL
-  if (url) return [pglite, postgres(url)]
-  if (process.env.CI === 'true') {
-    return [pglite, unavailable('postgres', 'DATABASE_URL is not set: CI must run the storage tests against PostgreSQL')]
-  }
-  return [pglite]
+  return [pglite, url ? postgres(url) : unavailablePostgres()]
 }

@@ -57,7 +57,7 @@ export async function buildProApp (t: Test, storage: Storage, edition: 'pro' | '
  */
 export function onEveryBackend (name: string, body: (t: Test, pro: ProApp & { storage: TestStorage }) => Promise<void>): void {
   for (const backend of storageBackends()) {
-    test(`${name} (${backend.name})`, async (t) => {
+    test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())
       const pro = await buildProApp(t, storage)

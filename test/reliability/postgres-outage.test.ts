@@ -4,7 +4,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test, type Test } from 'tap'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { SITE_URL, STORE_API } from '../helpers/app.ts'
-import { postgresTestUrl, proxiedPostgres } from '../helpers/fault-backends.ts'
+import { proxiedPostgres } from '../helpers/fault-backends.ts'
+import { serviceUrl, skipWithout } from '../helpers/services.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { asGuest, buildSecurityApp, expectErrorShape, newCartToken, SVC, USERS } from '../helpers/security.ts'
 
@@ -32,12 +33,8 @@ function addItem (app: FastifyInstance, token: string, id: number, quantity = 1)
   return app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { 'cart-token': token }, payload: { id, quantity } })
 }
 
-test('PostgreSQL outages: 503 in time, the process lives, recovery by itself, no half-written cart', { timeout: 90_000 }, async (t) => {
-  const url = postgresTestUrl()
-  if (url === undefined) {
-    t.comment('DATABASE_URL is not set: the PostgreSQL fault tests run where it is (always in CI)')
-    return
-  }
+test('PostgreSQL outages: 503 in time, the process lives, recovery by itself, no half-written cart', { timeout: 90_000, skip: skipWithout('DATABASE_URL') }, async (t) => {
+  const url = serviceUrl('DATABASE_URL')
   const pg = await proxiedPostgres(url, { connectionTimeoutMillis: CONNECTION_TIMEOUT_MS, queryTimeoutMillis: QUERY_TIMEOUT_MS })
   t.teardown(() => pg.dispose())
   const { proxy, storage } = pg

@@ -7,7 +7,8 @@ import { SVC_ROUTES } from '../../plugins/security/index.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { createRedisRateCounter } from '../../storage/redis/index.ts'
 import { SITE_URL, TEST_SECRET } from '../helpers/app.ts'
-import { redisTestUrl, untilAnswering } from '../helpers/rate-counter-backends.ts'
+import { untilAnswering } from '../helpers/rate-counter-backends.ts'
+import { serviceUrl, skipWithout } from '../helpers/services.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { asGuest, createSecurityStorage, expectErrorShape, newCartToken, svcInject } from '../helpers/security.ts'
 import { startProxyFor } from '../helpers/tcp-proxy.ts'
@@ -28,8 +29,8 @@ const UNLIMITED = SVC_ROUTES.filter((spec) => spec.access === 'cart' && spec.rat
 const BOUND_MS = 300
 const RECOVERY_MS = 1000
 
-test('Redis cut under load: fail fast on limited routes, the rest unaffected, recovery without a restart', { timeout: 90_000 }, async (t) => {
-  const redisUrl = redisTestUrl()
+test('Redis cut under load: fail fast on limited routes, the rest unaffected, recovery without a restart', { timeout: 90_000, skip: skipWithout('REDIS_URL') }, async (t) => {
+  const redisUrl = serviceUrl('REDIS_URL')
   const proxy = await startProxyFor(redisUrl)
   t.teardown(() => proxy.close())
   const counter = createRedisRateCounter({ url: proxy.urlFor(redisUrl), keyPrefix: `test:rl:${randomUUID()}:`, onError: () => {} })

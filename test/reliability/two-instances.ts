@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import tap, { test } from 'tap'
 import { createPostgresClient } from '../../storage/postgres/index.ts'
-import { redisTestUrl } from '../helpers/rate-counter-backends.ts'
+import { serviceUrl } from '../helpers/services.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { startServerProcess, type ServerProcess } from '../helpers/server-process.ts'
 import { startProxyFor } from '../helpers/tcp-proxy.ts'
@@ -35,7 +35,7 @@ function inSchema (url: string, schema: string): string {
 
 test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, async (t) => {
   const url = databaseUrl()
-  const redisUrl = redisTestUrl()
+  const redisUrl = serviceUrl('REDIS_URL')
   const schema = `svc_i_${randomBytes(6).toString('hex')}`
   const admin = createPostgresClient({ connectionString: url })
   await admin.query(`CREATE SCHEMA "${schema}"`)

@@ -6,17 +6,16 @@ import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import {
   createTestRedisCounter,
   rateCounterBackends,
-  redisTestsEnabled,
-  redisTestUrl,
   startPausableProxy,
   startSilentServer
 } from '../helpers/rate-counter-backends.ts'
+import { serviceUrl, skipWithout } from '../helpers/services.ts'
 
 const minute = 60_000
 const unavailable = { name: 'StorageUnavailableError' }
 
 for (const backend of rateCounterBackends()) {
-  t.test(`${backend.name} rate counter`, async t => {
+  t.test(`${backend.name} rate counter`, { skip: backend.skip }, async t => {
     const fixture = (): ReturnType<typeof backend.create> => {
       const created = backend.create()
       t.teardown(() => created.counter.close())
@@ -118,32 +117,30 @@ t.test('redis counter on a server that never answers rejects instead of hanging'
   await t.rejects(counter.hit('client-a', minute), unavailable)
 })
 
-if (redisTestsEnabled()) {
-  t.test('redis counter after a lost connection', async t => {
-    const redisUrl = redisTestUrl()
+t.test('redis counter after a lost connection', { skip: skipWithout('REDIS_URL') }, async t => {
+  const redisUrl = serviceUrl('REDIS_URL')
 
-    t.test('stops answering: hit rejects, then the counter reconnects by itself', { timeout: 8000 }, async t => {
-      const proxy = await startPausableProxy(redisUrl)
-      const counter = createTestRedisCounter(proxy.url, { commandTimeoutMs: 500, onError: () => {} })
-      t.teardown(async () => { await counter.close(); await proxy.close() })
-      t.equal((await counter.hit('client-a', minute)).count, 1)
-      proxy.pause()
-      await t.rejects(counter.hit('client-a', minute), unavailable)
-      t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
-    })
-
-    t.test('killed by CLIENT KILL: the counter reconnects by itself', { timeout: 8000 }, async t => {
-      const connectionName = `rate-counter-test-${randomUUID()}`
-      const counter = createTestRedisCounter(redisUrl, { connectionName, onError: () => {} })
-      const admin = new Redis(redisUrl)
-      t.teardown(async () => { await counter.close(); await admin.quit() })
-      t.equal((await counter.hit('client-a', minute)).count, 1)
-      t.equal(await killClient(admin, connectionName), 1)
-      t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
-      await t.resolves(counter.ping())
-    })
+  t.test('stops answering: hit rejects, then the counter reconnects by itself', { timeout: 8000 }, async t => {
+    const proxy = await startPausableProxy(redisUrl)
+    const counter = createTestRedisCounter(proxy.url, { commandTimeoutMs: 500, onError: () => {} })
+    t.teardown(async () => { await counter.close(); await proxy.close() })
+    t.equal((await counter.hit('client-a', minute)).count, 1)
+    proxy.pause()
+    await t.rejects(counter.hit('client-a', minute), unavailable)
+    t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
   })
-}
+
+  t.test('killed by CLIENT KILL: the counter reconnects by itself', { timeout: 8000 }, async t => {
+    const connectionName = `rate-counter-test-${randomUUID()}`
+    const counter = createTestRedisCounter(redisUrl, { connectionName, onError: () => {} })
+    const admin = new Redis(redisUrl)
+    t.teardown(async () => { await counter.close(); await admin.quit() })
+    t.equal((await counter.hit('client-a', minute)).count, 1)
+    t.equal(await killClient(admin, connectionName), 1)
+    t.equal((await eventually(() => counter.hit('client-a', minute))).count, 2)
+    await t.resolves(counter.ping())
+  })
+})
 
 async function eventually<T> (attempt: () => Promise<T>): Promise<T> {
   for (;;) {

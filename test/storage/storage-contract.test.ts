@@ -37,7 +37,7 @@ const emptyCart: CartData = { lines: [], coupons: [] }
 const cartKey = (): string => `cart-${randomUUID()}`
 
 for (const backend of storageBackends()) {
-  test(`${backend.name} storage`, async (t) => {
+  test(`${backend.name} storage`, { skip: backend.skip }, async (t) => {
     const storage = await backend.create()
     t.teardown(() => storage.dispose())
 
@@ -339,7 +339,7 @@ for (const backend of storageBackends()) {
     })
   })
 
-  test(`${backend.name} migrations on a fresh database`, async (t) => {
+  test(`${backend.name} migrations on a fresh database`, { skip: backend.skip }, async (t) => {
     const { clients: [first, second], dispose } = await backend.createBareClients()
     t.teardown(dispose)
     const applied = await Promise.all([migrate(first), migrate(second)])

@@ -43,6 +43,13 @@ test('Store API products: published and visible only', async (t) => {
   t.equal(bad.statusCode, 400)
   t.equal(bad.json().code, 'svc_invalid_params')
   t.ok(bad.json().data.params.per_page, 'names the bad parameter')
+
+  // A page so far out that its offset is no longer a whole number once multiplied (found by the fuzz run).
+  const far = await app.inject({ url: `${STORE_API}/products?page=1e%2B308` })
+  t.equal(far.statusCode, 400, 'a page past the integer range is refused, not a 500')
+  t.ok(far.json().data.params.page, 'names the page')
+  const last = await app.inject({ url: `${STORE_API}/products?page=2147483647` })
+  t.same([last.statusCode, last.json()], [200, []], 'the last page allowed answers an empty list')
 })
 
 test('the storefront lists the catalog with names escaped', async (t) => {

@@ -38,7 +38,7 @@ export async function buildFreeApp (t: Test, storage: Storage): Promise<FreeApp>
  */
 export function onEveryBackend (name: string, body: (t: Test, free: FreeApp & { backend: string, storage: TestStorage }) => Promise<void>): void {
   for (const backend of storageBackends()) {
-    test(`${name} (${backend.name})`, async (t) => {
+    test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())
       const free = await buildFreeApp(t, storage)

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { restError } from '../../../errors/index.ts'
 import { LoginBody, LoginResponse, LogoutResponse, NonceResponse } from '../../../schemas/account.ts'
 import { ErrorBody } from '../../../schemas/error.ts'
+import { LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY, SESSION_SECURITY } from '../../openapi/security.ts'
 import { clearCartCookie, cookieCartKey, setCartCookie } from '../session/store-api-session.ts'
 import { isCartKey } from '../session/cart-key.ts'
 import { publicUser } from './auth-service.ts'
@@ -18,10 +19,12 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   app.post('/account/login', {
     schema: {
       tags: ['account'],
+      operationId: 'login',
       summary: 'Log in',
       description: 'Attempts are limited per client IP and per account, whatever their outcome (429 with `Retry-After`).',
       body: LoginBody,
-      response: { 200: LoginResponse, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody }
+      security: LOGIN_SECURITY,
+      response: { 200: LoginResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody }
     }
   }, async (request, reply) => {
     await shop.countLoginAttempt(request.ip, request.body.email)
@@ -43,7 +46,14 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/account/logout', {
-    schema: { tags: ['account'], summary: 'Log out', response: { 200: LogoutResponse } }
+    schema: {
+      tags: ['account'],
+      operationId: 'logout',
+      summary: 'Log out',
+      description: 'Ends the session of the session cookie, if any, and clears the session and cart cookies. A body is not needed; one that is not valid JSON is a 400.',
+      security: OPTIONAL_SESSION_SECURITY,
+      response: { 200: LogoutResponse, 400: ErrorBody }
+    }
   }, async (request, reply) => {
     const authenticated = await requestUser(request, shop.auth)
     if (authenticated) await shop.auth.logout(authenticated.session.id)
@@ -55,7 +65,13 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.get('/account/rest-nonce', {
-    schema: { tags: ['account'], summary: 'A fresh REST nonce for the logged-in user', response: { 200: NonceResponse, 401: ErrorBody } }
+    schema: {
+      tags: ['account'],
+      operationId: 'getRestNonce',
+      summary: 'A fresh REST nonce for the logged-in user',
+      security: SESSION_SECURITY,
+      response: { 200: NonceResponse, 401: ErrorBody }
+    }
   }, async (request, reply) => {
     const authenticated = await requestUser(request, shop.auth)
     if (authenticated === null) throw restError('svc_not_logged_in')

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AddToCartBody, AddToCartError, AjaxFailure, FragmentsResponse, RemoveFromCartBody } from '../../../schemas/wc-ajax.ts'
 import { ErrorBody } from '../../../schemas/error.ts'
+import { COOKIE_CART_SECURITY } from '../../openapi/security.ts'
 import { CartActionError } from '../cart/cart-action-error.ts'
 import type { CartState } from '../cart/cart-service.ts'
 import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
@@ -31,6 +32,9 @@ export const wcAjaxRoutes: FastifyPluginAsync = async (fastify) => {
   // The classic session is the cookie: a Cart-Token header does not choose the cart here.
   const cookieCart = (request: FastifyRequest, reply: FastifyReply) => resolveCartKey(request, reply, shop, { useToken: false })
   const tags = ['classic']
+  const security = COOKIE_CART_SECURITY
+  // Browsers post forms; scripts may send JSON.
+  const consumes = ['application/x-www-form-urlencoded', 'application/json']
 
   app.post('/', {
     constraints: { [WC_AJAX_CONSTRAINT]: 'add_to_cart' },
@@ -38,8 +42,11 @@ export const wcAjaxRoutes: FastifyPluginAsync = async (fastify) => {
     schema: {
       tags,
       summary: 'Classic AJAX add to cart (?wc-ajax=add_to_cart)',
+      description: 'Adds the product to the cookie session\'s cart and answers its fragments; a product that cannot be added answers `{error: true, product_url}` (status 200, as WooCommerce).',
+      security,
+      consumes,
       body: AddToCartBody,
-      response: { 200: { anyOf: [FragmentsResponse, AddToCartError] }, 400: ErrorBody }
+      response: { 200: { anyOf: [FragmentsResponse, AddToCartError], description: 'The fragments, or the product\'s page when it could not be added.' }, 400: ErrorBody }
     }
   }, async (request, reply) => {
     reply.headers(noStore)
@@ -58,7 +65,13 @@ export const wcAjaxRoutes: FastifyPluginAsync = async (fastify) => {
     }
   })
 
-  const refreshSchema = { tags, summary: 'Classic fragment refresh (?wc-ajax=get_refreshed_fragments)', response: { 200: FragmentsResponse } }
+  const refreshSchema = {
+    tags,
+    summary: 'Classic fragment refresh (?wc-ajax=get_refreshed_fragments)',
+    description: 'The fragments of the cookie session\'s cart, as they stand.',
+    security,
+    response: { 200: FragmentsResponse }
+  }
   const refresh = async (request: FastifyRequest, reply: FastifyReply) => {
     reply.headers(noStore)
     const key = await cookieCart(request, reply)
@@ -73,8 +86,11 @@ export const wcAjaxRoutes: FastifyPluginAsync = async (fastify) => {
     schema: {
       tags,
       summary: 'Classic AJAX remove from cart (?wc-ajax=remove_from_cart)',
+      description: 'Removes the item from the cookie session\'s cart and answers its fragments; an unknown key answers `{success: false}`.',
+      security,
+      consumes,
       body: RemoveFromCartBody,
-      response: { 200: { anyOf: [FragmentsResponse, AjaxFailure] }, 400: ErrorBody }
+      response: { 200: { anyOf: [FragmentsResponse, AjaxFailure], description: 'The fragments, or a failure when nothing was removed.' }, 400: ErrorBody }
     }
   }, async (request, reply) => {
     reply.headers(noStore)

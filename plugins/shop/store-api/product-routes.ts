@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { isViewable } from '../../../domain/catalog.ts'
 import { RestError } from '../../../errors/index.ts'
 import { ProductListResponses, ProductParams, ProductResponses, ProductsQuery } from '../../../schemas/store-api.ts'
+import { PUBLIC_SECURITY } from '../../openapi/security.ts'
 import { serializeProduct } from './serialize-product.ts'
 
 /** `{restRoot}wc/store/v1/products`: published products that the catalog shows. */
@@ -17,6 +18,7 @@ export const productRoutes: FastifyPluginAsync = async (fastify) => {
       summary: 'Published, visible products',
       description: 'One page of products; the `X-WP-Total` and `X-WP-TotalPages` headers give the totals.',
       querystring: ProductsQuery,
+      security: PUBLIC_SECURITY,
       response: ProductListResponses
     }
   }, async (request, reply) => {
@@ -35,7 +37,7 @@ export const productRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.get('/products/:id', {
-    schema: { tags: ['store-api'], operationId: 'getProduct', summary: 'One product', params: ProductParams, response: ProductResponses }
+    schema: { tags: ['store-api'], operationId: 'getProduct', summary: 'One product', params: ProductParams, security: PUBLIC_SECURITY, response: ProductResponses }
   }, async (request) => {
     const product = await shop.storage.getProduct(request.params.id)
     if (product === null || product.type === 'variation' || !isViewable(product)) {

@@ -55,23 +55,27 @@ const STYLE = `
 *, *::before, *::after { box-sizing: border-box; }
 body { font-family: system-ui, sans-serif; margin: 0; color: #1f2937; background: #f9fafb; }
 .site-header { display: flex; flex-wrap: wrap; gap: 1rem; align-items: center; justify-content: space-between; padding: .75rem 2rem; background: #fff; border-bottom: 1px solid #e5e7eb; }
-.site-header a.home { font-weight: 700; font-size: 1.25rem; color: inherit; text-decoration: none; }
+.site-header a.home { display: inline-flex; align-items: center; min-height: 44px; font-weight: 700; font-size: 1.25rem; color: inherit; text-decoration: none; }
 .account { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; font-size: .9rem; }
 .account input { width: 11rem; }
+.site-links a, li.product h2 a, a.choose-options, main > p > a, .mini-cart a { display: inline-flex; align-items: center; min-width: 44px; min-height: 44px; }
 main { padding: 1rem 2rem 6rem; max-width: 72rem; }
 ul.products { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: 1rem; }
 li.product { background: #fff; border: 1px solid #e5e7eb; border-radius: 8px; padding: 1rem; }
 li.product h2 { font-size: 1.05rem; margin: .5rem 0; }
 li.product h2 a { color: inherit; }
 .price { font-weight: 600; }
-button { font: inherit; cursor: pointer; }
+button { cursor: pointer; }
+header :is(button, input, select), main :is(button, input, select, summary) { min-height: 44px; font: inherit; }
+header button, main button { min-width: 44px; }
+summary { line-height: 44px; cursor: pointer; }
 button.add-to-cart, form.cart button { background: #1f2937; color: #fff; border: 0; border-radius: 6px; padding: .5rem .9rem; }
 button:disabled { opacity: .5; cursor: not-allowed; }
 .unavailable { color: #6b7280; font-size: .9rem; }
 form.cart { display: grid; gap: .75rem; max-width: 20rem; }
 form.cart label { display: grid; gap: .25rem; }
 details.mini-cart { margin: 1rem 0; }
-#shop-message { min-height: 1.5em; }
+#shop-message { min-height: 1.5em; margin: 0; }
 `
 
 /** The page shell shared by every storefront page: header with the login box, the mini cart, the scripts. */

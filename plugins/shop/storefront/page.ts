@@ -8,8 +8,9 @@ function productCard (product: Product, currency: Currency, homeUrl: string): st
   const image = product.images[0]
   const buyable = product.type === 'simple' && isInStock(product) && price !== null
   const link = `${homeUrl}/product/${encodeURIComponent(product.slug)}/`
+  // The button's name begins with its visible text, as WooCommerce writes it (WCAG 2.5.3, label in name).
   const action = buyable
-    ? `<button type="button" class="add-to-cart" data-product-id="${product.id}" aria-label="${escapeHtml(`Add ${product.name} to the cart`)}">Add to cart</button>`
+    ? `<button type="button" class="add-to-cart" data-product-id="${product.id}" aria-label="${escapeHtml(`Add to cart: “${product.name}”`)}">Add to cart</button>`
     : product.type === 'variable'
       ? `<a class="choose-options" href="${escapeHtml(link)}">Choose options</a>`
       : `<span class="unavailable">${price === null ? 'Not for sale yet' : 'Out of stock'}</span>`

@@ -4,6 +4,7 @@ import { escapeHtml } from '../../../domain/html.ts'
 import type { Product } from '../../../domain/types.ts'
 import { restError } from '../../../errors/index.ts'
 import { ErrorBody } from '../../../schemas/error.ts'
+import { COOKIE_CART_SECURITY, PUBLIC_SECURITY } from '../../openapi/security.ts'
 import { requestUser } from '../auth/session-cookie.ts'
 import { renderMiniCart } from '../classic/mini-cart.ts'
 import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
@@ -57,9 +58,11 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
   fastify.get<{ Params: { slug: string } }>('/product/:slug/', {
     schema: {
       tags: ['storefront'],
+      operationId: 'getProductPage',
       summary: 'A product page (HTML)',
       description: 'The demo storefront\'s page of a published product, with its add-to-cart form (attribute selects for a variable product).',
       params: Type.Object({ slug: Type.String({ maxLength: 200 }) }),
+      security: COOKIE_CART_SECURITY,
       response: { 200: { description: 'The page (`text/html`).', type: 'string' }, 404: ErrorBody }
     }
   }, async (request, reply) => {
@@ -73,8 +76,10 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
   fastify.get(CLASSIC_SCRIPT_PATH, {
     schema: {
       tags: ['storefront'],
+      operationId: 'getStorefrontScript',
       summary: 'The storefront\'s own page script',
       description: 'The classic AJAX add to cart, the variation form and the login form of the demo storefront, served as a file so that the pages\' Content-Security-Policy allows no inline script.',
+      security: PUBLIC_SECURITY,
       response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
     }
   }, async (_request, reply) => {
