@@ -12,7 +12,7 @@ import { demoShopConfig } from '../../seed/demo-config.ts'
 import { buildTestApp, SITE_URL, STORE_API, StoreApiClient } from '../helpers/app.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
-/** WooCommerce's cart keys, in its order (shared/reference/store-api.md). */
+/** WooCommerce's cart keys, in its order (docs/reference/store-api.md). */
 const WOO_CART_KEYS = ['items', 'coupons', 'fees', 'totals', 'shipping_address', 'billing_address', 'needs_payment',
   'needs_shipping', 'payment_requirements', 'has_calculated_shipping', 'shipping_rates', 'items_count', 'items_weight',
   'cross_sells', 'errors', 'payment_methods', 'extensions']
