@@ -5,20 +5,12 @@ import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
 import { frameworkErrors } from './errors/framework-errors.ts'
 import { installErrorHandling } from './errors/error-handler.ts'
-import { adminScreensPlugin } from './plugins/admin-screens/index.ts'
-import { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
-import { fragmentsPlugin } from './plugins/fragments/index.ts'
+import { cartDrawer } from './plugins/cart-drawer/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
-import { securityPlugin } from './plugins/security/index.ts'
-import { settingsPlugin } from './plugins/settings/index.ts'
 import { shopPlugin, type FilterRegistration } from './plugins/shop/index.ts'
 import type { LoginLimits } from './plugins/shop/auth/login-limit.ts'
-import { storeApiExtensionPlugin } from './plugins/store-api-extension/index.ts'
-import { svcFreePlugin } from './plugins/svc-free/index.ts'
-import { svcProPlugin } from './plugins/svc-pro/index.ts'
-import { svcPlaceholdersPlugin } from './plugins/svc-placeholders/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 
 export interface AppOptions {
@@ -83,24 +75,15 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     rateCounter: options.rateCounter,
     loginLimits: options.loginLimits
   })
-  // The service on top of the platform: settings, then `extensions.svc`, then the `.svc-cart-json` fragment.
-  await app.register(settingsPlugin)
-  await app.register(storeApiExtensionPlugin)
-  await app.register(fragmentsPlugin)
-  await app.register(securityPlugin, {
+  // The cart drawer on top of the platform, in the same instance.
+  await app.register(cartDrawer, {
+    edition: options.edition ?? 'free',
     rateCounter: options.rateCounter,
     allowedOrigins: options.allowedOrigins,
     trustedProxyCidrs: options.trustedProxyCidrs,
     rateLimitMultiplier: options.rateLimitMultiplier,
-    counterTimeoutMs: options.rateCounterTimeoutMs
+    rateCounterTimeoutMs: options.rateCounterTimeoutMs
   })
-  await app.register(svcFreePlugin)
-  if (options.edition === 'pro') await app.register(svcProPlugin)
-  await app.register(svcPlaceholdersPlugin, { edition: options.edition ?? 'free' })
-  // The drawer and launcher script, served and added to every storefront page.
-  await app.register(drawerAssetsPlugin, { edition: options.edition ?? 'free' })
-  // The admin screens: settings editor with a live preview, and in Pro the analytics dashboard.
-  await app.register(adminScreensPlugin, { edition: options.edition ?? 'free' })
   return app
 }
 
@@ -110,5 +93,10 @@ export { openapiPlugin } from './plugins/openapi/index.ts'
 export { settingsPlugin, SettingsService, type SettingsWriteResult, type VersionedSettings } from './plugins/settings/index.ts'
 export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
 export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
-export { securityPlugin, svcRouteOptions, SVC_ROUTES, type SvcRequestContext, type SvcRouteSpec } from './plugins/security/index.ts'
+export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
+export { cartDrawer, type CartDrawerOptions } from './plugins/cart-drawer/index.ts'
+export { svcFreePlugin } from './plugins/svc-free/index.ts'
+export { svcProPlugin } from './plugins/svc-pro/index.ts'
+export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
+export { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 export type { Storage, RateCounter } from './storage/types.ts'

@@ -33,7 +33,6 @@ export const errorTable = {
   svc_unsupported_media_type: { status: 415, message: 'Unsupported content type.' },
   svc_rate_limit_exhausted: { status: 429, message: 'Too many requests. Please try again later.' },
   svc_internal_error: { status: 500, message: 'An internal error occurred.' },
-  svc_not_implemented: { status: 501, message: 'This route is not available yet.' },
   svc_storage_unavailable: { status: 503, message: 'The shop is temporarily unavailable. Please try again.' },
   svc_cart_session_unavailable: { status: 503, message: 'The cart session could not be started.' },
   svc_rate_limit_unavailable: { status: 503, message: 'Rate limiting is unavailable. Please try again.' }

@@ -1,5 +1,5 @@
 import type { CurrencyBlock } from '../../domain/money.ts'
-import type { Edition } from '../security/route-table.ts'
+import type { Edition } from '../security/index.ts'
 
 /**
  * What an admin page tells the admin script, as JSON in `<script type="application/json" id="svc-admin-config">`.

@@ -1,5 +1,5 @@
 import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
-import type { Edition } from '../security/route-table.ts'
+import type { Edition } from '../security/index.ts'
 
 /**
  * What a storefront page tells the drawer script, as JSON in `<script type="application/json" id="svc-drawer-config">`.

@@ -225,12 +225,12 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
       const notFound = { ...ErrorBody, 'x-response-description': 'No `wc-ajax` action of that name (`svc_not_found`).' }
       result = { ...result, response: { ...(result.response as object | undefined), 404: notFound } }
     }
-    // An `svc/v1` route's access group and rate limit are its row of the route table.
-    const spec = route.config?.svc
-    if (spec !== undefined) {
-      result = { ...result, security: result.security ?? svcSecurity(spec.access) }
-      if (spec.rateLimit !== null) {
-        const limit = rateLimitExtension(spec.rateLimit)
+    // An `svc/v1` route's access group and rate limit, as the route declares them.
+    const rules = route.config?.svc
+    if (rules !== undefined) {
+      result = { ...result, security: result.security ?? svcSecurity(rules.access) }
+      if (rules.rateLimit != null) {
+        const limit = rateLimitExtension(rules.rateLimit)
         const refused = { ...ErrorBody, 'x-response-description': 'The rate limit is used up (`svc_rate_limit_exhausted`).' }
         const extension: Record<string, unknown> = { [RATE_LIMIT_EXTENSION]: limit }
         result = {

@@ -1,4 +1,4 @@
-import type { RateLimit } from '../security/route-table.ts'
+import type { RateLimit } from '../security/index.ts'
 
 /**
  * The rate limits of the `svc/v1` routes in the document. The security plugin counts a limited route's requests
@@ -8,7 +8,7 @@ import type { RateLimit } from '../security/route-table.ts'
  * neither header.
  */
 
-/** The operation extension that carries a route's limit from its route-table row into the document. */
+/** The operation extension that carries a route's limit from its declared rules into the document. */
 export const RATE_LIMIT_EXTENSION = 'x-rate-limit'
 
 export interface RateLimitExtension {

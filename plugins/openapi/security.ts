@@ -1,4 +1,4 @@
-import type { AccessGroup } from '../security/route-table.ts'
+import type { AccessGroup } from '../security/index.ts'
 import { SESSION_COOKIE } from '../shop/auth/session-cookie.ts'
 import { CART_COOKIE } from '../shop/session/store-api-session.ts'
 

@@ -6,7 +6,7 @@ import { requestUser } from '../shop/auth/session-cookie.ts'
 import { isCartKey } from '../shop/session/cart-key.ts'
 import type { Shop } from '../shop/index.ts'
 import type { SvcRequestContext } from './context.ts'
-import type { AccessGroup } from './route-table.ts'
+import type { AccessGroup } from './route-rules.ts'
 
 const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cartRead: null, snapshot: null, user: null, session: null }
 

@@ -1,5 +1,5 @@
 import type { CartRead, Session, User } from '../../storage/types.ts'
-import type { SvcRouteSpec } from './route-table.ts'
+import type { SvcRouteRules, SvcRouteSpec } from './route-rules.ts'
 
 /** Who is calling an `svc/v1` route, as the security plugin resolved it before the handler runs. */
 export interface SvcRequestContext {
@@ -23,17 +23,16 @@ export interface SvcRequestContext {
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** Set on every `svc/v1` route: its row of the route table. */
-    svc?: SvcRouteSpec
-    /** The route sends the drawer's cart state as stored when it can: a guest's request reads the snapshot first. */
-    drawerSnapshot?: boolean
+    /** Declared by every `svc/v1` route: its edition, access group and rate limit. */
+    svc?: SvcRouteRules
+    /** Set by the security plugin when the route is added: the route with its rules as enforced. */
+    svcRoute?: SvcRouteSpec
+  }
+  interface FastifyInstance {
+    /** Every `svc/v1` route registered so far, with its rules (HEAD routes left out). */
+    svcRoutes: readonly SvcRouteSpec[]
   }
   interface FastifyRequest {
     svc: SvcRequestContext | null
   }
-}
-
-/** Route options that put a route under the security plugin: access group, rate limit and body limit. */
-export function svcRouteOptions (spec: SvcRouteSpec): { config: { svc: SvcRouteSpec }, bodyLimit?: number } {
-  return spec.bodyLimit === null ? { config: { svc: spec } } : { config: { svc: spec }, bodyLimit: spec.bodyLimit }
 }

@@ -10,6 +10,7 @@ import { setCorsHeaders, setPreflightHeaders } from './cors.ts'
 import { checkOrigin, normaliseOrigins, originOf } from './origin.ts'
 import { countRequest } from './rate-limit.ts'
 import { refusedRequest } from './request-rules.ts'
+import { BODY_LIMITS, type HttpMethod, type SvcRouteSpec } from './route-rules.ts'
 
 export interface SecurityPluginOptions {
   rateCounter: RateCounter
@@ -32,8 +33,8 @@ function splitUrl (url: string): { path: string, query: URLSearchParams | null }
 /**
  * Every rule of specification §4.4, §5, §7 and §8 for the routes under `{restRoot}svc/v1`: origin check and CORS,
  * JSONP and method-override refusal, 405 with `Allow`, caching headers, access groups, rate limits per IP and per
- * visitor, body limits, and errors in the one shape. A route only declares its row of the route table
- * (`svcRouteOptions`); routes must be declared after this plugin.
+ * visitor, body limits, and errors in the one shape. A route declares its rules in its own options (`config.svc`,
+ * `bodyLimit`: see ./route-rules.ts); routes must be added after this plugin, which collects them as they are.
  */
 export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options) => {
   const { shop } = fastify
@@ -51,11 +52,30 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
   /** Path → methods of every svc route, for 405 answers and preflights. */
   const routes = new Map<string, Set<string>>()
+  const registered: SvcRouteSpec[] = []
+  fastify.decorate('svcRoutes', registered)
   fastify.addHook('onRoute', (route) => {
     if (!isSvc(route.url)) return
     const methods = routes.get(route.url) ?? new Set<string>()
     for (const method of [route.method].flat()) methods.add(method)
     routes.set(route.url, methods)
+
+    const rules = route.config?.svc
+    if (rules === undefined) throw new Error(`The svc/v1 route ${String(route.method)} ${route.url} declares no rules (config.svc: edition and access group)`)
+    const method = [route.method].flat()[0] as HttpMethod | 'HEAD'
+    // A write route without a limit of its own takes the default (design §3.6).
+    if (method !== 'GET' && method !== 'HEAD') route.bodyLimit ??= BODY_LIMITS.write
+    const spec: SvcRouteSpec = {
+      method: method === 'HEAD' ? 'GET' : method,
+      path: route.url.slice(prefix.length),
+      edition: rules.edition,
+      access: rules.access,
+      rateLimit: rules.rateLimit ?? null,
+      bodyLimit: method === 'GET' || method === 'HEAD' ? null : route.bodyLimit ?? null
+    }
+    route.config = { ...route.config, svcRoute: spec }
+    // The HEAD twin of a GET route shares its rules and is not listed.
+    if (method !== 'HEAD') registered.push(spec)
   })
   const allowOf = (path: string) => {
     const methods = routes.get(path)
@@ -95,9 +115,9 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
       : refusedRequest(request.headers, query)
     if (refused !== null) throw restError(refused)
 
-    const { svc: spec, drawerSnapshot } = request.routeOptions.config
+    const { svcRoute: spec, svc: rules } = request.routeOptions.config
     if (spec === undefined) return
-    request.svc = await resolveAccess(request, shop, spec.access, drawerSnapshot === true)
+    request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true)
     if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
   })
 
@@ -152,5 +172,5 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
   }, { prefix })
 }, { name: 'security', fastify: '5.x', dependencies: ['shop'] })
 
-export { svcRouteOptions, type SvcRequestContext } from './context.ts'
-export { SVC_ROUTES, routesOfEdition, findRoute, BODY_LIMITS, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit } from './route-table.ts'
+export type { SvcRequestContext } from './context.ts'
+export { BODY_LIMITS, perHour, perMinute, type SvcRouteRules, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit, type HttpMethod } from './route-rules.ts'

@@ -1,5 +1,5 @@
 import type { RateCounter, RateHit } from '../../storage/types.ts'
-import type { RateLimit } from './route-table.ts'
+import type { RateLimit } from './route-rules.ts'
 
 export interface RateDecision {
   limit: number

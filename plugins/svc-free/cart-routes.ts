@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { CartConflictBody, cartErrors, CouponCodeBody, RemoveItemsBody } from '../../schemas/svc-free.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { BODY_LIMITS, perMinute } from '../security/index.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
 const tags = ['svc']
@@ -18,10 +18,8 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const { shop, drawerCart } = fastify
 
-  const getCart = svcRouteOptions(findRoute('GET', '/cart'))
   app.get('/cart', {
-    ...getCart,
-    config: { ...getCart.config, drawerSnapshot: true },
+    config: { svc: { edition: 'free', access: 'cart', drawerSnapshot: true } },
     schema: { tags, operationId: 'svcGetCart', summary: 'The drawer\'s cart state', response: { 200: DrawerCartStateSchema, ...cartErrors } }
   }, async (request, reply) => {
     // A guest's cart sends the snapshot its last write stored, as it is: one storage round trip, nothing computed.
@@ -35,7 +33,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/cart/remove-items', {
-    ...svcRouteOptions(findRoute('POST', '/cart/remove-items')),
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(30) } },
     schema: {
       tags,
       operationId: 'svcRemoveCartItems',
@@ -49,7 +47,8 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/coupon', {
-    ...svcRouteOptions(findRoute('POST', '/coupon')),
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(10) } },
+    bodyLimit: BODY_LIMITS.coupon,
     schema: {
       tags,
       operationId: 'svcApplyCoupon',
@@ -61,7 +60,8 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request) => changeCart(fastify, request, () => shop.carts.applyCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
 
   app.delete('/coupon', {
-    ...svcRouteOptions(findRoute('DELETE', '/coupon')),
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
+    bodyLimit: BODY_LIMITS.coupon,
     schema: {
       tags,
       operationId: 'svcRemoveCoupon',

@@ -7,7 +7,7 @@ import { isRecommendationAddable } from '../../domain/recommendations.ts'
 import {
   AddRecommendationBody, cartErrors, DRAWER_DATA_SECTIONS, DrawerDataQuery, DrawerDataSchema, RecommendationsSchema
 } from '../../schemas/svc-free.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { perMinute } from '../security/index.ts'
 import { recommendationsFor } from './recommendations.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
@@ -22,7 +22,7 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
 
   app.get('/drawer-data', {
-    ...svcRouteOptions(findRoute('GET', '/drawer-data')),
+    config: { svc: { edition: 'free', access: 'cart' } },
     schema: {
       tags,
       operationId: 'svcGetDrawerData',
@@ -45,12 +45,12 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.get('/recommendations', {
-    ...svcRouteOptions(findRoute('GET', '/recommendations')),
+    config: { svc: { edition: 'free', access: 'cart' } },
     schema: { tags, operationId: 'svcGetRecommendations', summary: 'Products recommended for the cart', response: { 200: RecommendationsSchema, ...cartErrors } }
   }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
 
   app.post('/recommendations/add', {
-    ...svcRouteOptions(findRoute('POST', '/recommendations/add')),
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
     schema: {
       tags,
       operationId: 'svcAddRecommendation',

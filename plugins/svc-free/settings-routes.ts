@@ -7,7 +7,7 @@ import {
   SettingsImportBody, SettingsResponse
 } from '../../schemas/svc-free.ts'
 import type { SettingsWriteResult, VersionedSettings } from '../settings/index.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { BODY_LIMITS, perHour, perMinute } from '../security/index.ts'
 
 const tags = ['svc']
 const adminErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 413: ErrorBody, 503: ErrorBody } as const
@@ -25,12 +25,13 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
   const settings = fastify.settings
 
   app.get('/settings', {
-    ...svcRouteOptions(findRoute('GET', '/settings')),
+    config: { svc: { edition: 'free', access: 'admin' } },
     schema: { tags, operationId: 'svcGetSettings', summary: 'The settings and their version', response: { 200: SettingsResponse, ...adminErrors } }
   }, async () => settings.get())
 
   app.post('/settings', {
-    ...svcRouteOptions(findRoute('POST', '/settings')),
+    config: { svc: { edition: 'free', access: 'admin', rateLimit: perMinute(30) } },
+    bodyLimit: BODY_LIMITS.settings,
     schema: {
       tags,
       operationId: 'svcSaveSettings',
@@ -42,12 +43,12 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request) => written(await settings.save(request.body.settings, request.body.version), 'svc_invalid_params'))
 
   app.delete('/settings', {
-    ...svcRouteOptions(findRoute('DELETE', '/settings')),
+    config: { svc: { edition: 'free', access: 'admin', rateLimit: perHour(5) } },
     schema: { tags, operationId: 'svcResetSettings', summary: 'Restore the default settings', response: { 200: SettingsResponse, ...adminErrors } }
   }, async () => settings.reset())
 
   app.get('/settings/export', {
-    ...svcRouteOptions(findRoute('GET', '/settings/export')),
+    config: { svc: { edition: 'free', access: 'admin' } },
     schema: { tags, operationId: 'svcExportSettings', summary: 'Download the settings as a file', response: { 200: SettingsExportSchema, ...adminErrors } }
   }, async (_request, reply) => {
     const { settings: current } = await settings.get()
@@ -57,7 +58,8 @@ export const settingsRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/settings/import', {
-    ...svcRouteOptions(findRoute('POST', '/settings/import')),
+    config: { svc: { edition: 'free', access: 'admin', rateLimit: perHour(5) } },
+    bodyLimit: BODY_LIMITS.settingsImport,
     schema: {
       tags,
       operationId: 'svcImportSettings',

@@ -4,7 +4,6 @@ import { Type } from 'typebox'
 import { effectivePrice } from '../../domain/catalog.ts'
 import { describeConditionTypes } from '../../domain/conditions/index.ts'
 import { adminErrors, ConditionTypeSchema, ProductSearchQuery, ProductSearchResultSchema } from '../../schemas/svc-pro.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
 import { currencyBlock } from '../shop/store-api/money.ts'
 
 const tags = ['svc']
@@ -14,7 +13,7 @@ export const proAdminRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 
   app.get('/products/search', {
-    ...svcRouteOptions(findRoute('GET', '/products/search')),
+    config: { svc: { edition: 'pro', access: 'admin' } },
     schema: {
       tags,
       operationId: 'svcSearchProducts',
@@ -48,7 +47,7 @@ export const proAdminRoutes: FastifyPluginAsync = async (fastify) => {
 
   const types = describeConditionTypes()
   app.get('/conditions/types', {
-    ...svcRouteOptions(findRoute('GET', '/conditions/types')),
+    config: { svc: { edition: 'pro', access: 'admin' } },
     schema: { tags, operationId: 'svcListConditionTypes', summary: 'The condition types, their operators and value schemas', response: { 200: Type.Array(ConditionTypeSchema), ...adminErrors } }
   }, async () => types)
 }

@@ -7,7 +7,7 @@ import {
 } from '../../schemas/svc-pro-analytics.ts'
 import { adminErrors } from '../../schemas/svc-pro.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { BODY_LIMITS, perHour, perMinute } from '../security/index.ts'
 import { cartKeyOf } from '../svc-free/request-cart.ts'
 import { DrawerAnalytics, summaryRange } from './analytics.ts'
 
@@ -49,7 +49,8 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
   const analytics = new DrawerAnalytics(fastify)
 
   app.post('/analytics/events', {
-    ...svcRouteOptions(findRoute('POST', '/analytics/events')),
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(60) } },
+    bodyLimit: BODY_LIMITS.analyticsEvents,
     validatorCompiler: exactBodyCompiler,
     schema: {
       tags,
@@ -65,7 +66,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.get('/analytics/summary', {
-    ...svcRouteOptions(findRoute('GET', '/analytics/summary')),
+    config: { svc: { edition: 'pro', access: 'admin' } },
     schema: {
       tags,
       operationId: 'svcGetAnalyticsSummary',
@@ -77,7 +78,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request) => analytics.summary(summaryRange(request.query, fastify.shop.now())))
 
   app.delete('/analytics/reset', {
-    ...svcRouteOptions(findRoute('DELETE', '/analytics/reset')),
+    config: { svc: { edition: 'pro', access: 'admin', rateLimit: perHour(5) } },
     schema: { tags, operationId: 'svcResetAnalytics', summary: 'Delete every recorded event', response: { 200: AnalyticsResetSchema, ...adminErrors } }
   }, async () => ({ deleted: await analytics.reset() }))
 }

@@ -4,7 +4,7 @@ import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { AddBundleBody, BundleCompanionsSchema, BundleConfigsSchema, CompanionsQuery, publicErrors } from '../../schemas/svc-pro-bundles.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { perMinute } from '../security/index.ts'
 import { cartKeyOf, changeCart, viewerOf } from '../svc-free/request-cart.ts'
 import { BundleBuilder } from './bundles.ts'
 
@@ -16,7 +16,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
   const bundles = new BundleBuilder(fastify)
 
   app.get('/bundle-builder/configs', {
-    ...svcRouteOptions(findRoute('GET', '/bundle-builder/configs')),
+    config: { svc: { edition: 'pro', access: 'public' } },
     schema: {
       tags,
       operationId: 'svcListBundles',
@@ -27,7 +27,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
   }, async () => bundles.configs())
 
   app.get('/bundle-builder/companions', {
-    ...svcRouteOptions(findRoute('GET', '/bundle-builder/companions')),
+    config: { svc: { edition: 'pro', access: 'cart' } },
     schema: {
       tags,
       operationId: 'svcGetBundleCompanions',
@@ -39,7 +39,7 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request) => bundles.companions(request.query.product_id, viewerOf(request)))
 
   app.post('/bundle-builder/add', {
-    ...svcRouteOptions(findRoute('POST', '/bundle-builder/add')),
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) } },
     schema: {
       tags,
       operationId: 'svcAddBundle',

@@ -6,7 +6,7 @@ import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { ShippingMeterSchema, SmartAddonListSchema, SpotlightAddBody, ToggleAddonBody } from '../../schemas/svc-pro.ts'
-import { findRoute, svcRouteOptions } from '../security/index.ts'
+import { perMinute } from '../security/index.ts'
 import type { CartState } from '../shop/cart/cart-service.ts'
 import { currencyBlock } from '../shop/store-api/money.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from '../svc-free/request-cart.ts'
@@ -43,17 +43,17 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
   sections.register('spotlight', async (request) => spotlightView(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
   app.get('/shipping-meter', {
-    ...svcRouteOptions(findRoute('GET', '/shipping-meter')),
+    config: { svc: { edition: 'pro', access: 'cart' } },
     schema: { tags, operationId: 'svcGetShippingMeter', summary: 'Progress towards free shipping', response: { 200: ShippingMeterSchema, ...cartErrors } }
   }, async (request) => meter(await cartStateOf(fastify, request)))
 
   app.get('/smart-addons', {
-    ...svcRouteOptions(findRoute('GET', '/smart-addons')),
+    config: { svc: { edition: 'pro', access: 'cart' } },
     schema: { tags, operationId: 'svcGetSmartAddons', summary: 'Add-ons offered for this cart', response: { 200: SmartAddonListSchema, ...cartErrors } }
   }, async (request) => addons.list(await cartStateOf(fastify, request), viewerOf(request)))
 
   app.post('/smart-addons/toggle', {
-    ...svcRouteOptions(findRoute('POST', '/smart-addons/toggle')),
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(30) } },
     schema: {
       tags,
       operationId: 'svcToggleSmartAddon',
@@ -66,7 +66,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
     addons.toggle(await cartStateOf(fastify, request), request.body.addon_id, request.body.active, viewerOf(request))))
 
   app.post('/spotlight/add', {
-    ...svcRouteOptions(findRoute('POST', '/spotlight/add')),
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) } },
     schema: {
       tags,
       operationId: 'svcAddSpotlightOffer',

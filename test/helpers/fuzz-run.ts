@@ -6,7 +6,7 @@ import { buildSecurityApp, login, newCartToken, USERS } from './security.ts'
 import { operationsOf, requestArbitrary, type FuzzRequest } from './fuzz-requests.ts'
 
 /** 5xx answers the design names: a dependency out of reach, or a route a build does not have yet. */
-const DESIGNED_5XX = new Set(['svc_rate_limit_unavailable', 'svc_storage_unavailable', 'svc_cart_session_unavailable', 'svc_not_implemented'])
+const DESIGNED_5XX = new Set(['svc_rate_limit_unavailable', 'svc_storage_unavailable', 'svc_cart_session_unavailable'])
 
 export interface FuzzOptions {
   runs: number
@@ -32,7 +32,7 @@ function problemWith (request: FuzzRequest, response: LightMyRequestResponse): s
       return `${status} not in the error shape: ${response.body.slice(0, 200)}`
     }
   }
-  if (status >= 500 && !(DESIGNED_5XX.has(body?.code) && (status === 503 || body?.code === 'svc_not_implemented'))) {
+  if (status >= 500 && !(DESIGNED_5XX.has(body?.code) && status === 503)) {
     return `${status} ${body?.code ?? ''}: ${response.body.slice(0, 200)}`
   }
   return null

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { buildApp } from '../../app.ts'
-import { SVC_ROUTES } from '../../plugins/security/index.ts'
+import { SVC_ROUTES } from '../helpers/routes.ts'
 import { newCartKey } from '../../plugins/shop/session/cart-key.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { createPostgresStorage } from '../../storage/postgres/index.ts'

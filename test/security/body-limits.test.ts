@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream'
 import { test } from 'tap'
-import { SVC_ROUTES } from '../../plugins/security/index.ts'
+import { SVC_ROUTES } from '../helpers/routes.ts'
 import {
   buildSecurityApp, credentialsFor, expectError, expectThrough, jsonOfSize, label, login, newCartToken, svcInject, USERS
 } from '../helpers/security.ts'

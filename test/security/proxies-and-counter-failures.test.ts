@@ -1,5 +1,6 @@
 import { test, type Test } from 'tap'
-import { SVC_ROUTES, type SvcRouteSpec } from '../../plugins/security/index.ts'
+import type { SvcRouteSpec } from '../../plugins/security/index.ts'
+import { SVC_ROUTES } from '../helpers/routes.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { createRedisRateCounter } from '../../storage/redis/index.ts'
 import { startSilentServer } from '../helpers/rate-counter-backends.ts'

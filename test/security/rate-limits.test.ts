@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
-import { SVC_ROUTES, type SvcRouteSpec } from '../../plugins/security/index.ts'
+import type { SvcRouteSpec } from '../../plugins/security/index.ts'
+import { SVC_ROUTES } from '../helpers/routes.ts'
 import { createTestRedisCounter, rateCounterBackends, untilAnswering } from '../helpers/rate-counter-backends.ts'
 import { serviceUrl, skipWithout } from '../helpers/services.ts'
 import {

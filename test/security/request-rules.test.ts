@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { SVC_ROUTES } from '../../plugins/security/index.ts'
+import { SVC_ROUTES } from '../helpers/routes.ts'
 import {
   buildSecurityApp, CORS_ALLOWED_REQUEST_HEADERS, credentialsFor, expectCors, expectedAllow, expectError, expectNoCors,
   expectNoStore, expectPublicCache, expectThrough, EXTRA_ORIGIN, FILTER_ORIGIN, HOME_URL, label, listOf, login,

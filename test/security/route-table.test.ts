@@ -1,13 +1,21 @@
 import { test } from 'tap'
-import { SVC_ROUTES, routesOfEdition, type SvcRouteSpec } from '../../plugins/security/index.ts'
+import Fastify from 'fastify'
+import fp from 'fastify-plugin'
+import { cartDrawer, missingRoutes } from '../../plugins/cart-drawer/index.ts'
+import { securityPlugin, type SvcRouteSpec } from '../../plugins/security/index.ts'
+import { shopPlugin } from '../../plugins/shop/index.ts'
+import { demoShopConfig } from '../../seed/demo-config.ts'
+import { createMemoryRateCounter } from '../../storage/memory/index.ts'
+import { registeredSvcRoutes, SVC_ROUTES } from '../helpers/routes.ts'
 import {
   buildSecurityApp, createSecurityStorage, credentialsFor, expectError, expectThrough, label, login, newCartToken,
   svcInject, USERS
 } from '../helpers/security.ts'
 
 /**
- * Specification §4.2, copied by hand: the suite drives the rows of `SVC_ROUTES`, so the table itself must be the
- * specification's (rate limits) and the design's (body limits, §3.6).
+ * Specification §4.2, copied by hand. Each route declares its own rules; the suite drives the routes as registered
+ * (`SVC_ROUTES`, read from an app), so what they declare must be the specification's table (rate limits) and the
+ * design's (body limits, §3.6).
  */
 const KiB = 1024
 const SPEC_TABLE: Array<[string, 'free' | 'pro', 'cart' | 'admin' | 'public', string | null, number | null]> = [
@@ -43,13 +51,47 @@ function rateOf (spec: SvcRouteSpec): string | null {
   return `${spec.rateLimit.max}/${unit}`
 }
 
-test('SVC_ROUTES is the route table of specification §4.2 with the body limits of design §3.6', async (t) => {
-  t.same(
-    SVC_ROUTES.map((spec) => [label(spec), spec.edition, spec.access, rateOf(spec), spec.bodyLimit]),
-    SPEC_TABLE
-  )
-  t.same(routesOfEdition('pro'), SVC_ROUTES, 'Pro has every row')
-  t.same(routesOfEdition('free'), SVC_ROUTES.filter((spec) => spec.edition === 'free'), 'Free has the Free rows')
+const byLabel = (a: { 0: string }, b: { 0: string }) => a[0].localeCompare(b[0])
+const rowOf = (spec: SvcRouteSpec) => [label(spec), spec.edition, spec.access, rateOf(spec), spec.bodyLimit] as const
+
+test('the registered svc/v1 routes declare the route table of specification §4.2 with the body limits of design §3.6', async (t) => {
+  t.same(SVC_ROUTES.map(rowOf).sort(byLabel), [...SPEC_TABLE].sort(byLabel), 'Pro registers every row, with its rules')
+  const free = await registeredSvcRoutes('free')
+  t.same(free.map(rowOf).sort(byLabel), SPEC_TABLE.filter((row) => row[1] === 'free').sort(byLabel), 'Free registers the Free rows only')
+  t.same(missingRoutes('pro', SVC_ROUTES), [], 'nothing of Pro is missing')
+})
+
+test('a route the edition promises but no plugin adds stops the server at start, naming the route', async (t) => {
+  const rateCounter = createMemoryRateCounter()
+  t.teardown(() => rateCounter.close())
+  const storage = await createSecurityStorage(t)
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(shopPlugin, { storage, secrets: ['x'.repeat(32)], restRoot: '/wp-json/', homeUrl: 'http://shop.test', siteUrl: 'http://shop.test', config: demoShopConfig })
+  // A host hook that moves GET /cart out of svc/v1 before the drawer's rules see it: the Free edition lacks it.
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/wp-json/svc/v1/cart' && route.method === 'GET') route.url = '/elsewhere/cart'
+  })
+  await app.register(cartDrawer, { edition: 'free', rateCounter })
+  t.same(missingRoutes('free', app.svcRoutes), ['GET /cart'], 'missingRoutes names it')
+  t.same(missingRoutes('pro', app.svcRoutes).length, 13, 'and a Pro edition would lack it and the twelve Pro routes')
+  await t.rejects(async () => { await app.ready() }, /The free edition lacks svc\/v1 route\(s\) of the specification: GET \/cart/)
+})
+
+test('an svc/v1 route that declares no rules cannot be added', async (t) => {
+  const rateCounter = createMemoryRateCounter()
+  t.teardown(() => rateCounter.close())
+  const storage = await createSecurityStorage(t)
+  const app = Fastify()
+  t.teardown(() => app.close())
+  await app.register(shopPlugin, { storage, secrets: ['x'.repeat(32)], restRoot: '/wp-json/', homeUrl: 'http://shop.test', siteUrl: 'http://shop.test', config: demoShopConfig })
+  await app.register(securityPlugin, { rateCounter })
+  await t.rejects(async () => {
+    await app.register(fp(async (scope) => {
+      scope.get('/wp-json/svc/v1/undeclared', async () => ({ ok: true }))
+    }))
+    await app.ready()
+  }, /svc\/v1 route GET \/wp-json\/svc\/v1\/undeclared declares no rules/)
 })
 
 test('editions: every row exists in Pro; in Free the Pro rows answer 404 and the Free rows exist', async (t) => {

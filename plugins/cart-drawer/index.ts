@@ -1,0 +1,61 @@
+import fp from 'fastify-plugin'
+import type { RateCounter, Storage } from '../../storage/types.ts'
+import { adminScreensPlugin } from '../admin-screens/index.ts'
+import { drawerAssetsPlugin } from '../drawer-assets/index.ts'
+import { fragmentsPlugin } from '../fragments/index.ts'
+import { securityPlugin, type Edition } from '../security/index.ts'
+import { settingsPlugin } from '../settings/index.ts'
+import { storeApiExtensionPlugin } from '../store-api-extension/index.ts'
+import { svcFreePlugin } from '../svc-free/index.ts'
+import { svcProPlugin } from '../svc-pro/index.ts'
+import { missingRoutes } from './specified-routes.ts'
+
+export interface CartDrawerOptions {
+  /** `free` (default) or `pro`: which `svc/v1` routes, drawer sections and admin screens exist. */
+  edition?: Edition
+  /** Fixed-window counters for the rate limits (memory for one process, Redis for several). */
+  rateCounter: RateCounter
+  /** Where the settings document lives (default: the shop's storage). */
+  storage?: Storage
+  /** Origins allowed to call `svc/v1` besides the home and site URLs' (default value of `svc_rest_allowed_origins`). */
+  allowedOrigins?: readonly string[]
+  /** Trusted proxy ranges (default value of `svc_rest_trusted_proxy_cidrs`). */
+  trustedProxyCidrs?: readonly string[]
+  /** A rate counter slower than this refuses limited routes with 503 (default 250 ms). */
+  rateCounterTimeoutMs?: number
+  /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
+  rateLimitMultiplier?: number
+}
+
+/**
+ * The whole cart drawer in one plugin, registered into the host's own instance: the settings, `extensions.svc` on
+ * the Store API cart, the `.svc-cart-json` fragment, the request rules of `svc/v1`, the Free (and in Pro the Pro)
+ * routes, the drawer script added to storefront pages and the admin screens. Each part is also a plugin of its own
+ * that a shop may register alone. When the server starts, every route the edition promises must exist.
+ */
+export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
+  const edition = options.edition ?? 'free'
+  await fastify.register(settingsPlugin, { storage: options.storage })
+  await fastify.register(storeApiExtensionPlugin)
+  await fastify.register(fragmentsPlugin)
+  await fastify.register(securityPlugin, {
+    rateCounter: options.rateCounter,
+    allowedOrigins: options.allowedOrigins,
+    trustedProxyCidrs: options.trustedProxyCidrs,
+    rateLimitMultiplier: options.rateLimitMultiplier,
+    counterTimeoutMs: options.rateCounterTimeoutMs
+  })
+  await fastify.register(svcFreePlugin)
+  if (edition === 'pro') await fastify.register(svcProPlugin)
+  await fastify.register(drawerAssetsPlugin, { edition })
+  await fastify.register(adminScreensPlugin, { edition })
+
+  fastify.addHook('onReady', async () => {
+    const missing = missingRoutes(edition, fastify.svcRoutes)
+    if (missing.length > 0) {
+      throw new Error(`The ${edition} edition lacks svc/v1 route(s) of the specification: ${missing.join(', ')}`)
+    }
+  })
+}, { name: 'cart-drawer', fastify: '5.x', dependencies: ['shop'] })
+
+export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
