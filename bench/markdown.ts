@@ -1,7 +1,8 @@
 /**
- * The run as Markdown: what the README shows (bench/results/latest.md, scale.md). Where some scenario ran against
- * bare+pg (PostgreSQL, GET svc/v1/cart), its table has two more columns, bare+pg req/s and app/bare+pg, and a note
- * on what bare+pg is; the others show – there. Without bare+pg the table is as before.
+ * The run as Markdown: what docs/benchmarks.md shows (bench/results/latest.md, scale.md, copied there by hand).
+ * Where some scenario ran against bare+pg (PostgreSQL, GET svc/v1/cart), its table has two more columns, bare+pg
+ * req/s and app/bare+pg, and a note on what bare+pg is; the others show – there. Without bare+pg the table is as
+ * before.
  */
 import { mib } from './goals.ts'
 import type { BenchReport, ScenarioResult } from './report.ts'
