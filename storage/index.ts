@@ -1,13 +1,24 @@
 import { join } from 'node:path'
 import { createMemoryRateCounter } from './memory/index.ts'
-import { createPgliteStorage } from './pglite/index.ts'
+import type { PgliteStorageOptions } from './pglite/index.ts'
 import { createPostgresStorage } from './postgres/index.ts'
 import { createRedisRateCounter } from './redis/index.ts'
+import type { SqlStorage } from './sql/sql-storage.ts'
 import type { RateCounter, Storage } from './types.ts'
 
 export type * from './types.ts'
 export { isStorageUnavailable, StorageUnavailableError } from './errors.ts'
-export { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter }
+export { createMemoryRateCounter, createPostgresStorage, createRedisRateCounter }
+export type { PgliteStorageOptions }
+
+/**
+ * The embedded PGlite database. `@electric-sql/pglite` (its WebAssembly PostgreSQL) is imported on the first call,
+ * not when this module loads: an app on PostgreSQL, or one that only uses `buildApp`, never loads it.
+ */
+export async function createPgliteStorage (options: PgliteStorageOptions): Promise<SqlStorage> {
+  const { createPgliteStorage: create } = await import('./pglite/index.ts')
+  return create(options)
+}
 
 /** PostgreSQL when a URL is given, else the embedded PGlite database kept under `dataDir`. */
 export async function createStorage ({ databaseUrl, dataDir }: { databaseUrl: string | null, dataDir: string }): Promise<Storage> {

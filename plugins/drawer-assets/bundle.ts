@@ -21,12 +21,15 @@ export interface ClientBundle {
   hash: string
 }
 
-/** The package's root: the nearest folder above this file with a package.json (the same from source or `dist/`). */
+/**
+ * The package's root: the nearest folder above this file with a package.json (the same from source, from `dist/` and
+ * from an installed package, which holds the built scripts but not `client/`).
+ */
 export function packageRoot (from = dirname(fileURLToPath(import.meta.url))): string {
   let folder = from
-  while (!existsSync(join(folder, 'package.json')) || !existsSync(join(folder, CLIENT_ENTRY))) {
+  while (!existsSync(join(folder, 'package.json'))) {
     const parent = dirname(folder)
-    if (parent === folder) throw new Error(`No package root with ${CLIENT_ENTRY} above ${from}`)
+    if (parent === folder) throw new Error(`No package.json above ${from}`)
     folder = parent
   }
   return folder
@@ -42,7 +45,12 @@ export function describeBundle (code: Buffer): ClientBundle {
 
 /** Bundles one entry point of `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
 export async function bundleEntry (entry: string, root = packageRoot()): Promise<ClientBundle> {
-  const { build } = await import('esbuild')
+  // The built package serves the scripts of `dist/client/` and has neither `client/` nor esbuild (a devDependency):
+  // both are needed only when a script is bundled from source, so esbuild is imported here and nowhere else.
+  if (!existsSync(join(root, entry))) throw new Error(`Cannot bundle ${entry}: it is not in ${root} (run npm run build:client in the source tree)`)
+  const { build } = await import('esbuild').catch((error: unknown) => {
+    throw new Error(`Cannot bundle ${entry}: esbuild is not installed (a devDependency; run npm run build:client where it is)`, { cause: error })
+  })
   const result = await build({
     entryPoints: [join(root, entry)],
     tsconfig: join(root, CLIENT_TSCONFIG),
