@@ -1,0 +1,51 @@
+/**
+ * The rules an `svc/v1` route declares on itself, in its route options: `config.svc` gives its edition, access group
+ * and rate limit, `bodyLimit` its largest body (write routes without one get `BODY_LIMITS.write`). The security
+ * plugin collects them as routes are added (`onRoute`) and enforces them; the OpenAPI document and the tests read the
+ * same registered rules (`fastify.svcRoutes`).
+ */
+
+export type Edition = 'free' | 'pro'
+export type AccessGroup = 'cart' | 'admin' | 'public'
+export type HttpMethod = 'GET' | 'POST' | 'DELETE'
+
+export interface RateLimit {
+  max: number
+  windowMs: number
+}
+
+/** What a route declares in `config.svc`. */
+export interface SvcRouteRules {
+  edition: Edition
+  access: AccessGroup
+  /** Requests per window, per client IP and per visitor; none when absent. */
+  rateLimit?: RateLimit | null
+  /** The route sends the drawer's cart state as stored when it can: a guest's request reads the snapshot first. */
+  drawerSnapshot?: boolean
+}
+
+/** A registered `svc/v1` route with its rules, as the security plugin collected it. */
+export interface SvcRouteSpec {
+  method: HttpMethod
+  /** Path below `{restRoot}svc/v1`. */
+  path: string
+  edition: Edition
+  access: AccessGroup
+  rateLimit: RateLimit | null
+  /** Largest accepted request body in bytes (write routes), else null. */
+  bodyLimit: number | null
+}
+
+const KiB = 1024
+
+/** Body limits in bytes (design §3.6). */
+export const BODY_LIMITS = {
+  coupon: 8 * KiB,
+  settings: 64 * KiB,
+  settingsImport: 256 * KiB,
+  analyticsEvents: 32 * KiB,
+  write: 16 * KiB
+} as const
+
+export const perMinute = (max: number): RateLimit => ({ max, windowMs: 60_000 })
+export const perHour = (max: number): RateLimit => ({ max, windowMs: 3_600_000 })
