@@ -78,6 +78,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   // The cart drawer on top of the platform, in the same instance.
   await app.register(cartDrawer, {
     edition: options.edition ?? 'free',
+    commerce: app.shop.commerce,
+    stores: { settings: options.storage, analytics: options.storage },
     rateCounter: options.rateCounter,
     allowedOrigins: options.allowedOrigins,
     trustedProxyCidrs: options.trustedProxyCidrs,
@@ -94,7 +96,7 @@ export { settingsPlugin, SettingsService, type SettingsWriteResult, type Version
 export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
 export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
 export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
-export { cartDrawer, type CartDrawerOptions } from './plugins/cart-drawer/index.ts'
+export { cartDrawer, commercePlugin, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
 export { svcFreePlugin } from './plugins/svc-free/index.ts'
 export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'

@@ -190,6 +190,12 @@ export interface Storage {
   close (): Promise<void>
 }
 
+/** The drawer's settings document (a part of `Storage`). */
+export type SettingsStore = Pick<Storage, 'getSettings' | 'saveSettings'>
+
+/** The drawer's analytics events (a part of `Storage`). */
+export type AnalyticsStore = Pick<Storage, 'insertAnalyticsEvents' | 'analyticsSummary' | 'deleteAnalyticsBefore' | 'resetAnalytics'>
+
 export interface RateHit {
   /** Hits counted in the current window, this one included. */
   count: number

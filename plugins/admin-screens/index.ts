@@ -9,9 +9,7 @@ import { SettingsSchema } from '../../schemas/settings.ts'
 import { bundleLoader, describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
 import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/security.ts'
 import type { Edition } from '../security/index.ts'
-import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
-import { requestUser } from '../shop/auth/session-cookie.ts'
-import type { StorefrontContext, StorefrontLink } from '../shop/storefront/hooks.ts'
+import type { Login, StorefrontContext, StorefrontLink } from '../cart-drawer/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 import type { AdminPageConfig, AdminScreen } from './page-config.ts'
 import {
@@ -52,7 +50,7 @@ const PAGE_TITLES: Record<'settings' | 'analytics' | 'preview', string> = {
  * the `svc/v1` admin routes.
  */
 export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, options) => {
-  const { shop } = fastify
+  const shop = fastify.commerce
   const pro = options.edition === 'pro'
   const style = describeBundle(Buffer.from(ADMIN_CSS))
   const script = bundleLoader(options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE), () => bundleAdmin(), () => {
@@ -73,7 +71,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
       urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
       checkoutUrl: `${shop.homeUrl}/checkout/`,
-      currency: currencyBlock(shop.serializeContext.currency)
+      currency: currencyBlock(shop.currency)
     }
   }
 
@@ -87,20 +85,20 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       .header('Cache-Control', 'no-store, private')
       .header('X-Frame-Options', 'SAMEORIGIN')
       .header('Referrer-Policy', 'same-origin')
-    const authenticated: Authenticated | null = await requestUser(request, shop.auth)
+    const authenticated: Login | null = await shop.login(request)
     const files = await assets()
     if (authenticated === null) {
       reply.code(401)
       return renderAdminPage({ title: 'Log in', config: config('login', null), assets: files, userName: null, main: LOGIN_MAIN })
     }
     const userName = authenticated.user.displayName
-    if (!can(authenticated.user, MANAGE_SHOP)) {
+    if (!shop.canManageShop(authenticated.user)) {
       reply.code(403)
       return renderAdminPage({ title: 'Not allowed', config: config('refused', null), assets: files, userName, main: refusedMain(userName) })
     }
     return renderAdminPage({
       title: PAGE_TITLES[screen],
-      config: config(screen, shop.auth.restNonce(authenticated)),
+      config: config(screen, shop.restNonce(authenticated)),
       assets: files,
       userName,
       main,
@@ -142,7 +140,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
 
   // The storefront's header links the settings screen for a shop manager.
   const removeLink = shop.filters.add('storefront_header_links', (links: StorefrontLink[], context: StorefrontContext) =>
-    context.user?.capabilities.includes(MANAGE_SHOP) ? [...links, { href: ADMIN_PATHS.settings, label: 'Cart drawer settings' }] : links)
+    context.user !== null && shop.canManageShop(context.user) ? [...links, { href: ADMIN_PATHS.settings, label: 'Cart drawer settings' }] : links)
   fastify.addHook('onClose', async () => { removeLink() })
 
   const assetQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'The content hash.' })) })
@@ -191,7 +189,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_STYLE_PATH, {
     schema: assetSchema('getAdminStylesheet', 'The admin screens\' stylesheet', 'The stylesheet (`text/css`).')
   }, async (request, reply) => sendAsset(request, reply, style, 'text/css; charset=utf-8'))
-}, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['shop', 'settings'] })
+}, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from './page-config.ts'
 export { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { RateCounter, Storage } from '../../storage/types.ts'
+import type { RateCounter } from '../../storage/types.ts'
 import { adminScreensPlugin } from '../admin-screens/index.ts'
 import { drawerAssetsPlugin } from '../drawer-assets/index.ts'
 import { fragmentsPlugin } from '../fragments/index.ts'
@@ -8,6 +8,8 @@ import { settingsPlugin } from '../settings/index.ts'
 import { storeApiExtensionPlugin } from '../store-api-extension/index.ts'
 import { svcFreePlugin } from '../svc-free/index.ts'
 import { svcProPlugin } from '../svc-pro/index.ts'
+import { commercePlugin, type DrawerStores } from './commerce-plugin.ts'
+import type { CommercePort } from './commerce-port.ts'
 import { missingRoutes } from './specified-routes.ts'
 
 export interface CartDrawerOptions {
@@ -15,8 +17,10 @@ export interface CartDrawerOptions {
   edition?: Edition
   /** Fixed-window counters for the rate limits (memory for one process, Redis for several). */
   rateCounter: RateCounter
-  /** Where the settings document lives (default: the shop's storage). */
-  storage?: Storage
+  /** The shop the drawer runs in (the reference platform's: `fastify.shop.commerce`). */
+  commerce: CommercePort
+  /** Where the drawer keeps its settings and analytics. */
+  stores: DrawerStores
   /** Origins allowed to call `svc/v1` besides the home and site URLs' (default value of `svc_rest_allowed_origins`). */
   allowedOrigins?: readonly string[]
   /** Trusted proxy ranges (default value of `svc_rest_trusted_proxy_cidrs`). */
@@ -35,7 +39,8 @@ export interface CartDrawerOptions {
  */
 export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
-  await fastify.register(settingsPlugin, { storage: options.storage })
+  await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores })
+  await fastify.register(settingsPlugin)
   await fastify.register(storeApiExtensionPlugin)
   await fastify.register(fragmentsPlugin)
   await fastify.register(securityPlugin, {
@@ -56,6 +61,11 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
       throw new Error(`The ${edition} edition lacks svc/v1 route(s) of the specification: ${missing.join(', ')}`)
     }
   })
-}, { name: 'cart-drawer', fastify: '5.x', dependencies: ['shop'] })
+}, { name: 'cart-drawer', fastify: '5.x' })
 
 export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
+export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
+export type {
+  CommercePort, CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
+  CartExtension, FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
+} from './commerce-port.ts'

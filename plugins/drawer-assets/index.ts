@@ -5,7 +5,7 @@ import { restError } from '../../errors/index.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { PUBLIC_SECURITY } from '../openapi/security.ts'
 import type { Edition } from '../security/index.ts'
-import type { StorefrontContext, StorefrontScript } from '../shop/storefront/hooks.ts'
+import type { StorefrontContext, StorefrontScript } from '../cart-drawer/index.ts'
 import { BUNDLE_FILE, bundleClient, bundleLoader, packageRoot, type ClientBundle } from './bundle.ts'
 import { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
 
@@ -23,7 +23,7 @@ export const DRAWER_SCRIPT_PATH = '/assets/svc-drawer.js'
  * The built file is read once; without one (no `npm run build:client` yet) the script is bundled in memory.
  */
 export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, options) => {
-  const { shop, settings } = fastify
+  const { commerce: shop, settings } = fastify
   const bundle = bundleLoader(options.bundlePath ?? join(packageRoot(), BUNDLE_FILE), () => bundleClient(), () => {
     fastify.log.warn('the drawer script is not built (npm run build:client): bundling it in memory')
   })
@@ -81,7 +81,7 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
     return [...scripts, { src: `${DRAWER_SCRIPT_PATH}?v=${script.hash}`, data: { id: DRAWER_CONFIG_ID, value: config } }]
   })
   fastify.addHook('onClose', async () => { remove() })
-}, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['shop', 'settings'] })
+}, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
 export { MAX_GZIPPED_BYTES, bundleClient, type ClientBundle } from './bundle.ts'

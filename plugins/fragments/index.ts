@@ -29,7 +29,7 @@ function isPlainObject (value: unknown): value is Record<string, unknown> {
  * is on, and not at all when another extension has put a non-string value into the fragments.
  */
 export const fragmentsPlugin = fp<FragmentsPluginOptions>(async (fastify, options) => {
-  const { shop, drawerCart, settings } = fastify
+  const { commerce: shop, drawerCart, settings } = fastify
   const remove = shop.filters.add('woocommerce_add_to_cart_fragments', async (fragments, state) => {
     if (!isPlainObject(fragments)) return fragments
     if (Object.values(fragments).some((value) => typeof value !== 'string')) return fragments
@@ -38,4 +38,4 @@ export const fragmentsPlugin = fp<FragmentsPluginOptions>(async (fastify, option
     return { ...fragments, [SVC_FRAGMENT_KEY]: jsonScriptElement(cart, SVC_FRAGMENT_CLASS) }
   }, options.priority ?? SVC_FRAGMENT_PRIORITY)
   fastify.addHook('onClose', async () => { remove() })
-}, { name: 'fragments', fastify: '5.x', dependencies: ['shop', 'settings', 'store-api-extension'] })
+}, { name: 'fragments', fastify: '5.x', dependencies: ['commerce', 'settings', 'store-api-extension'] })

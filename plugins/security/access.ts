@@ -1,10 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { restError } from '../../errors/index.ts'
 import { isStorageUnavailable } from '../../storage/errors.ts'
-import { can, MANAGE_SHOP, type Authenticated } from '../shop/auth/auth-service.ts'
-import { requestUser } from '../shop/auth/session-cookie.ts'
-import { isCartKey } from '../shop/session/cart-key.ts'
-import type { Shop } from '../shop/index.ts'
+import type { CommercePort, Login } from '../cart-drawer/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-rules.ts'
 
@@ -16,9 +13,9 @@ function header (request: FastifyRequest, name: string): string | undefined {
 }
 
 /** The login of the request; a storage failure becomes the given 503. */
-async function login (request: FastifyRequest, shop: Shop, unavailable: 'svc_cart_session_unavailable' | 'svc_storage_unavailable'): Promise<Authenticated | null> {
+async function login (request: FastifyRequest, shop: CommercePort, unavailable: 'svc_cart_session_unavailable' | 'svc_storage_unavailable'): Promise<Login | null> {
   try {
-    return await requestUser(request, shop.auth)
+    return await shop.login(request)
   } catch (error) {
     if (isStorageUnavailable(error)) throw restError(unavailable)
     throw error
@@ -30,27 +27,27 @@ async function login (request: FastifyRequest, shop: Shop, unavailable: 'svc_car
  * also send a valid `X-WP-Nonce`, a guest must not send one. Admin: logged in (401), a valid nonce and `manage_shop`
  * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current.
  */
-export async function resolveAccess (request: FastifyRequest, shop: Shop, access: AccessGroup, drawerSnapshot = false): Promise<SvcRequestContext> {
+export async function resolveAccess (request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')
 
   if (access === 'admin') {
     const authenticated = await login(request, shop, 'svc_storage_unavailable')
     if (authenticated === null) throw restError('svc_not_logged_in')
-    if (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
-    if (!can(authenticated.user, MANAGE_SHOP)) throw restError('svc_forbidden')
+    if (nonce === undefined || !shop.verifyNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
+    if (!shop.canManageShop(authenticated.user)) throw restError('svc_forbidden')
     return { group: 'admin', cartKey: null, cartRead: null, snapshot: null, user: authenticated.user, session: authenticated.session }
   }
 
   const token = header(request, 'cart-token')
-  const cartKey = token === undefined ? null : shop.cartTokens.verify(token)
-  if (cartKey === null || !isCartKey(cartKey)) throw restError('svc_invalid_cart_token')
+  const cartKey = token === undefined ? null : shop.cartKeyOfToken(token)
+  if (cartKey === null) throw restError('svc_invalid_cart_token')
 
   const authenticated = await login(request, shop, 'svc_cart_session_unavailable')
   if (authenticated === null && nonce !== undefined) {
     throw restError('svc_invalid_nonce', 'A guest request must not send X-WP-Nonce.')
   }
-  if (authenticated !== null && (nonce === undefined || !shop.auth.verifyRestNonce(nonce, authenticated))) {
+  if (authenticated !== null && (nonce === undefined || !shop.verifyNonce(nonce, authenticated))) {
     throw restError('svc_invalid_nonce')
   }
 

@@ -37,7 +37,7 @@ function splitUrl (url: string): { path: string, query: URLSearchParams | null }
  * `bodyLimit`: see ./route-rules.ts); routes must be added after this plugin, which collects them as they are.
  */
 export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options) => {
-  const { shop } = fastify
+  const shop = fastify.commerce
   const prefix = `${shop.restRoot}svc/v1`
   const isSvc = (url: string) => url.startsWith(prefix) && (url.length === prefix.length || url[prefix.length] === '/' || url[prefix.length] === '?')
   // The raw URL or the matched route's pattern: the router decodes `/wp-json/%73vc/v1/cart` to an svc route.
@@ -170,7 +170,7 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
       throw restError('svc_method_not_allowed', `Method ${request.method} is not allowed here; allowed: ${allow}.`)
     })
   }, { prefix })
-}, { name: 'security', fastify: '5.x', dependencies: ['shop'] })
+}, { name: 'security', fastify: '5.x', dependencies: ['commerce'] })
 
 export type { SvcRequestContext } from './context.ts'
 export { BODY_LIMITS, perHour, perMinute, type SvcRouteRules, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit, type HttpMethod } from './route-rules.ts'

@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin'
-import type { Storage } from '../../storage/types.ts'
+import type { SettingsStore } from '../../storage/types.ts'
 import { SettingsService } from './settings-service.ts'
 
 export interface SettingsPluginOptions {
-  /** Where the document lives. Default: the shop plugin's storage. */
-  storage?: Storage
+  /** Where the document lives. Default: the drawer's settings store (`fastify.drawerStores`). */
+  storage?: SettingsStore
 }
 
 declare module 'fastify' {
@@ -16,8 +16,8 @@ declare module 'fastify' {
 
 /** Decorates `fastify.settings`: the settings service. Routes for it are the `svc/v1/settings…` routes elsewhere. */
 export const settingsPlugin = fp<SettingsPluginOptions>(async (fastify, options) => {
-  const storage = options.storage ?? (fastify.hasDecorator('shop') ? fastify.shop.storage : undefined)
-  if (storage === undefined) throw new Error('settings plugin: pass `storage`, or register the shop plugin first')
+  const storage = options.storage ?? (fastify.hasDecorator('drawerStores') ? fastify.drawerStores.settings : undefined)
+  if (storage === undefined) throw new Error('settings plugin: pass `storage`, or register the commerce plugin first')
   fastify.decorate('settings', new SettingsService(storage, {
     onStoredProblems: (problems, version) => {
       fastify.log.warn({ problems, version }, 'stored settings have invalid values; their defaults are used until the settings are saved again')

@@ -1,5 +1,5 @@
 import type { Settings } from '../../schemas/settings.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { SettingsStore } from '../../storage/types.ts'
 import {
   deepMerge, defaultSettings, effectiveSettings, isPlainObject, repairOverrides, settingsProblems,
   type Json, type SettingsProblems
@@ -41,13 +41,13 @@ export interface SettingsServiceOptions {
  * document is frozen: readers share it.
  */
 export class SettingsService {
-  readonly #storage: Storage
+  readonly #storage: SettingsStore
   readonly #onStoredProblems: NonNullable<SettingsServiceOptions['onStoredProblems']>
   readonly #maxAttempts: number
   #lastReportedVersion = -1
   #cached: VersionedSettings | undefined
 
-  constructor (storage: Storage, options: SettingsServiceOptions = {}) {
+  constructor (storage: SettingsStore, options: SettingsServiceOptions = {}) {
     this.#storage = storage
     this.#onStoredProblems = options.onStoredProblems ?? (() => {})
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5)

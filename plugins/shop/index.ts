@@ -7,7 +7,9 @@ import { createNonceService } from './auth/nonce.ts'
 import { countLoginAttempt, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './auth/login-limit.ts'
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
+import type { CommercePort } from '../cart-drawer/index.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
+import { createCommerce } from './commerce.ts'
 import './filters/hooks.ts'
 import { FilterRegistry, type FilterCallback, type FilterRegistration } from './filters/registry.ts'
 import { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
@@ -49,6 +51,8 @@ export interface Shop {
   now: () => Date
   /** Counts a login attempt of a client IP on an e-mail address; throws 429 (or 503) when refused. */
   countLoginAttempt: (ip: string, email: string) => Promise<void>
+  /** The platform as the cart drawer sees it: pass it to `cartDrawer` as `commerce`. */
+  commerce: CommercePort
 }
 
 declare module 'fastify' {
@@ -72,7 +76,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   })
   for (const { name, callback, priority } of options.filters ?? []) filters.add(name, callback as FilterCallback<typeof name>, priority)
 
-  const shop: Shop = {
+  const platform: Omit<Shop, 'commerce'> = {
     storage: options.storage,
     carts: new CartService(options.storage, options.config, clock),
     cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
@@ -88,6 +92,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
       if (options.rateCounter) await countLoginAttempt(options.rateCounter, options.loginLimits ?? DEFAULT_LOGIN_LIMITS, ip, email)
     }
   }
+  const shop: Shop = { ...platform, commerce: createCommerce(platform) }
   fastify.decorate('shop', shop)
 
   await fastify.register(async (storeApi) => {

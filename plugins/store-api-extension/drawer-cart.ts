@@ -5,15 +5,14 @@ import {
   type DrawerCartState, type ItemPresentation, type SvcItemFields
 } from '../../domain/drawer-state.ts'
 import type { PricedLine } from '../../domain/types.ts'
+import { storeApiCode } from '../../errors/index.ts'
 import type { SettingsService } from '../settings/settings-service.ts'
-import type { CartState } from '../shop/cart/cart-service.ts'
-import type { Shop } from '../shop/index.ts'
-import { permalink } from '../shop/store-api/serialize-product.ts'
+import type { CartState, CommercePort } from '../cart-drawer/index.ts'
 import { FilterIssues, type FilterErrorCapture } from './filter-issues.ts'
 import { CART_FILTER, checkCartExtension, checkPresentationRow, ITEM_FILTER, type OwnCartExtension } from './filter-output.ts'
 
 export interface DrawerCartOptions {
-  shop: Shop
+  shop: CommercePort
   settings: SettingsService
   capture: FilterErrorCapture
   log: FastifyBaseLogger
@@ -34,7 +33,7 @@ const SNAPSHOT_FORMAT = 1
  * `svc_store_api_cart_extension_data`, the locked keys, and the drawer's cart state.
  */
 export class DrawerCart {
-  readonly #shop: Shop
+  readonly #shop: CommercePort
   readonly #settings: SettingsService
   readonly #capture: FilterErrorCapture
   readonly #log: FastifyBaseLogger
@@ -103,9 +102,9 @@ export class DrawerCart {
     if (this.#snapshotKey?.locks !== locks) {
       const key = createHash('sha256').update(JSON.stringify({
         format: SNAPSHOT_FORMAT,
-        config: this.#shop.carts.config,
+        config: this.#shop.config,
         homeUrl: this.#shop.homeUrl,
-        currency: this.#shop.serializeContext.currency
+        currency: this.#shop.currency
       })).digest('base64url').slice(0, 16)
       this.#snapshotKey = { locks, key: `${key}.${locks}` }
     }
@@ -117,13 +116,14 @@ export class DrawerCart {
     return this.#withIssues(async (issues) => {
       const locks = await this.#locksOf(state)
       const rows = await this.#presentations(state, locks, issues)
-      const { homeUrl, serializeContext } = this.#shop
+      const shop = this.#shop
       return drawerCartState(state.priced, {
-        currency: serializeContext.currency,
+        currency: shop.currency,
         hash: state.hash,
-        permalink: ({ product, parent, line }) => permalink(product, parent, homeUrl, line.variation),
+        permalink: ({ product, parent, line }) => shop.productUrl(product, parent, line.variation),
         optionalLockedKeys: locks.keys,
-        presentations: new Map(rows.map((row) => [row.key, row]))
+        presentations: new Map(rows.map((row) => [row.key, row])),
+        errorCode: storeApiCode
       })
     })
   }

@@ -18,7 +18,7 @@ declare module 'fastify' {
  * cart read brings along, so a change saved on any instance shows on the next response.
  */
 export const storeApiExtensionPlugin = fp(async (fastify) => {
-  const { shop } = fastify
+  const shop = fastify.commerce
   // Throwing filter callbacks met while building the service's data are logged once per response (see
   // FilterIssues); elsewhere they are logged as the shop plugin does.
   const capture = new FilterErrorCapture((name, error) => {
@@ -35,12 +35,12 @@ export const storeApiExtensionPlugin = fp(async (fastify) => {
   fastify.decorate('drawerCart', drawerCart)
   // Every cart write stores the drawer's state as it will be sent, so `GET svc/v1/cart` sends stored bytes.
   shop.carts.setSnapshotter({ key: () => drawerCart.snapshotKey(), make: (state) => drawerCart.snapshot(state) })
-  shop.extendSchema.register({
+  shop.extendCart({
     namespace: SVC_NAMESPACE,
     cart: (state) => drawerCart.cartExtension(state),
     item: (line, state) => drawerCart.itemExtension(line, state)
   })
-}, { name: 'store-api-extension', fastify: '5.x', dependencies: ['shop', 'settings'] })
+}, { name: 'store-api-extension', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { DrawerCart } from './drawer-cart.ts'
 export { FilterIssues } from './filter-issues.ts'

@@ -16,7 +16,7 @@ function sendJson (reply: FastifyReply, json: string): FastifyReply {
 /** `GET cart`, `POST cart/remove-items`, `POST coupon`, `DELETE coupon`: the drawer's cart. */
 export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const { shop, drawerCart } = fastify
+  const { commerce: shop, drawerCart } = fastify
 
   app.get('/cart', {
     config: { svc: { edition: 'free', access: 'cart', drawerSnapshot: true } },

@@ -60,10 +60,10 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
   }, async (request) => {
-    const product = await fastify.shop.storage.getProduct(request.body.product_id)
+    const product = await fastify.commerce.getProduct(request.body.product_id)
     if (product === null) throw restError('svc_product_not_found')
     if (!isRecommendationAddable(product)) throw restError('svc_product_not_addable')
     return changeCart(fastify, request, () =>
-      fastify.shop.carts.addItem(cartKeyOf(request), { id: product.id, quantity: 1, variation: {} }, viewerOf(request)))
+      fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity: 1, variation: {} }, viewerOf(request)))
   })
 }

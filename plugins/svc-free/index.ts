@@ -7,7 +7,7 @@ import { settingsRoutes } from './settings-routes.ts'
 /** The Free edition's `svc/v1` routes (specification §4.2), each behind the security plugin's rules. */
 export const svcFreePlugin = fp(async (fastify) => {
   fastify.decorate('drawerDataSections', new DrawerDataSections())
-  const prefix = `${fastify.shop.restRoot}svc/v1`
+  const prefix = `${fastify.commerce.restRoot}svc/v1`
   await fastify.register(async (svc) => {
     await svc.register(cartRoutes)
     await svc.register(drawerRoutes)

@@ -1,10 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { DrawerCartState } from '../../domain/drawer-state.ts'
-import type { DomainError } from '../../domain/types.ts'
-import { RestError, restError } from '../../errors/index.ts'
-import { can, MANAGE_SHOP } from '../shop/auth/auth-service.ts'
+import { answersWithCart, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../shop/cart/cart-action-error.ts'
-import type { CartState, Viewer } from '../shop/cart/cart-service.ts'
+import type { CartState, Viewer } from '../cart-drawer/index.ts'
 
 /** The cart key the security plugin resolved from the Cart-Token (cart-session routes only). */
 export function cartKeyOf (request: FastifyRequest): string {
@@ -15,7 +13,7 @@ export function cartKeyOf (request: FastifyRequest): string {
 
 export function viewerOf (request: FastifyRequest): Viewer {
   const user = request.svc?.user ?? null
-  return { canReadPrivate: user !== null && can(user, MANAGE_SHOP), userId: user?.id ?? null, capabilities: user?.capabilities ?? [] }
+  return { canReadPrivate: user !== null && request.server.commerce.canManageShop(user), userId: user?.id ?? null, capabilities: user?.capabilities ?? [] }
 }
 
 const priced = new WeakMap<FastifyRequest, Promise<CartState>>()
@@ -27,37 +25,25 @@ export function cartStateOf (fastify: FastifyInstance, request: FastifyRequest):
     const read = request.svc?.cartRead ?? null
     // A request answered by the stored snapshot read nothing else: the cart is read now.
     state = read === null
-      ? fastify.shop.carts.get(cartKeyOf(request), viewerOf(request))
-      : Promise.resolve(fastify.shop.carts.priceRead(cartKeyOf(request), read, viewerOf(request)))
+      ? fastify.commerce.carts.get(cartKeyOf(request), viewerOf(request))
+      : Promise.resolve(fastify.commerce.carts.priceRead(cartKeyOf(request), read, viewerOf(request)))
     priced.set(request, state)
   }
   return state
 }
 
-/** Coupon refusals in the service's own codes (design §3.7). */
-function couponError (error: DomainError): RestError {
-  const reason = error.data?.reason
-  if (reason === 'already_applied') return restError('svc_coupon_already_applied', error.message, { reason })
-  if (reason === 'not_applied') return restError('svc_coupon_not_applied', error.message, { reason })
-  return restError('svc_coupon_invalid', error.message, { reason })
-}
-
 /**
- * Runs a cart change and answers the drawer's cart state; a refusal becomes the service's error, with the cart as
- * it stands for a conflict (409), so the drawer can redraw without another request.
+ * Runs a cart change and answers the drawer's cart state; a refusal becomes the service's error (`svcError`: coupon
+ * refusals and conflicts in the service's own codes, design §3.7), with the cart as it stands for a conflict, so the
+ * drawer can redraw without another request.
  */
 export async function changeCart (fastify: FastifyInstance, request: FastifyRequest, change: () => Promise<CartState>): Promise<DrawerCartState> {
   try {
     return await fastify.drawerCart.state(await change())
   } catch (error) {
     if (!(error instanceof CartActionError)) throw error
-    const domain = error.domainError
-    if (domain.code === 'woocommerce_rest_cart_coupon_error') throw couponError(domain)
-    if (domain.status === 409) {
-      const cart = await fastify.drawerCart.state(await fastify.shop.carts.get(cartKeyOf(request), viewerOf(request)))
-      const code = domain.code === 'svc_cart_item_locked' ? 'svc_cart_item_locked' : 'svc_cart_invalid_key'
-      throw restError(code, undefined, { keys: domain.data?.keys ?? [], cart })
-    }
-    throw new RestError(domain.code, domain.message, domain.status, domain.data)
+    const refusal = error.domainError
+    if (!answersWithCart(refusal.reason)) throw svcError(refusal)
+    throw svcError(refusal, { cart: await fastify.drawerCart.state(await fastify.commerce.carts.get(cartKeyOf(request), viewerOf(request))) })
   }
 }

@@ -4,7 +4,7 @@ import { Type } from 'typebox'
 import { effectivePrice } from '../../domain/catalog.ts'
 import { describeConditionTypes } from '../../domain/conditions/index.ts'
 import { adminErrors, ConditionTypeSchema, ProductSearchQuery, ProductSearchResultSchema } from '../../schemas/svc-pro.ts'
-import { currencyBlock } from '../shop/store-api/money.ts'
+import { currencyBlock } from '../../domain/money.ts'
 
 const tags = ['svc']
 
@@ -24,8 +24,8 @@ export const proAdminRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }, async (request) => {
     // Money in svc/v1 bodies: strings of minor units with the currency block (design §3.7).
-    const currency = currencyBlock(fastify.shop.serializeContext.currency)
-    const { products } = await fastify.shop.storage.listProducts({
+    const currency = currencyBlock(fastify.commerce.currency)
+    const { products } = await fastify.commerce.listProducts({
       search: request.query.q?.trim() || undefined,
       types: ['simple', 'variable', 'variation'],
       perPage: request.query.limit

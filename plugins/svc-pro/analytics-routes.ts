@@ -75,7 +75,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
       querystring: AnalyticsSummaryQuery,
       response: { 200: AnalyticsSummarySchema, ...adminErrors }
     }
-  }, async (request) => analytics.summary(summaryRange(request.query, fastify.shop.now())))
+  }, async (request) => analytics.summary(summaryRange(request.query, fastify.commerce.now())))
 
   app.delete('/analytics/reset', {
     config: { svc: { edition: 'pro', access: 'admin', rateLimit: perHour(5) } },

@@ -5,7 +5,7 @@ import {
   ANALYTICS_EVENT_TYPES, type AnalyticsEventInput, type AnalyticsEventType, type AnalyticsSummary
 } from '../../schemas/svc-pro-analytics.ts'
 import type { AnalyticsEvent } from '../../storage/types.ts'
-import { currencyBlock } from '../shop/store-api/money.ts'
+import { currencyBlock } from '../../domain/money.ts'
 
 const DAY_MS = 86_400_000
 /** A summary spans at most this many days (a leap year). */
@@ -105,7 +105,7 @@ export class DrawerAnalytics {
   async record (cartKey: string, events: readonly AnalyticsEventInput[]): Promise<number> {
     const { settings } = await this.#fastify.settings.get()
     if (!settings.analytics.enabled) return 0
-    const now = this.#fastify.shop.now()
+    const now = this.#fastify.commerce.now()
     const oldest = now.getTime() - settings.analytics.retention_days * DAY_MS
     const visitor = this.visitorOf(cartKey)
     const rows: AnalyticsEvent[] = events.map((event) => {
@@ -121,7 +121,7 @@ export class DrawerAnalytics {
         data: event.data ?? {}
       }
     })
-    const accepted = await this.#fastify.shop.storage.insertAnalyticsEvents(rows)
+    const accepted = await this.#fastify.drawerStores.analytics.insertAnalyticsEvents(rows)
     await this.#pruneNowAndThen(now, oldest)
     return accepted
   }
@@ -132,9 +132,9 @@ export class DrawerAnalytics {
    */
   async summary (range: { from: string, to: string }): Promise<AnalyticsSummary> {
     const { settings } = await this.#fastify.settings.get()
-    const now = this.#fastify.shop.now()
-    await this.#fastify.shop.storage.deleteAnalyticsBefore(new Date(now.getTime() - settings.analytics.retention_days * DAY_MS).toISOString())
-    const data = await this.#fastify.shop.storage.analyticsSummary(range.from, range.to)
+    const now = this.#fastify.commerce.now()
+    await this.#fastify.drawerStores.analytics.deleteAnalyticsBefore(new Date(now.getTime() - settings.analytics.retention_days * DAY_MS).toISOString())
+    const data = await this.#fastify.drawerStores.analytics.analyticsSummary(range.from, range.to)
 
     const first = dayNumber(range.from)
     const daily = Array.from({ length: dayNumber(range.to) - first + 1 }, (_, index) => ({ day: dayOf(first + index), counts: zeroCounts() }))
@@ -158,14 +158,14 @@ export class DrawerAnalytics {
       drawer_adds: adds,
       add_to_cart_rate: opens === 0 ? 0 : adds / opens,
       attributed_revenue: revenue.toString(),
-      currency: currencyBlock(this.#fastify.shop.serializeContext.currency),
+      currency: currencyBlock(this.#fastify.commerce.currency),
       visitors: data.visitors
     }
   }
 
   /** Deletes every event. */
   async reset (): Promise<number> {
-    return this.#fastify.shop.storage.resetAnalytics()
+    return this.#fastify.drawerStores.analytics.resetAnalytics()
   }
 
   async #pruneNowAndThen (now: Date, oldest: number): Promise<void> {
@@ -173,7 +173,7 @@ export class DrawerAnalytics {
     if (Math.abs(now.getTime() - this.#lastPrune) < PRUNE_INTERVAL_MS) return
     this.#lastPrune = now.getTime()
     try {
-      await this.#fastify.shop.storage.deleteAnalyticsBefore(new Date(oldest).toISOString(), PRUNE_BATCH)
+      await this.#fastify.drawerStores.analytics.deleteAnalyticsBefore(new Date(oldest).toISOString(), PRUNE_BATCH)
     } catch (error) {
       this.#fastify.log.warn({ err: error }, 'deleting expired analytics events failed; the next batch tries again')
       this.#lastPrune = Number.NEGATIVE_INFINITY

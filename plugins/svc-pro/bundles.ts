@@ -4,9 +4,9 @@ import {
   type BundleDefinition
 } from '../../domain/bundles.ts'
 import type { Product } from '../../domain/types.ts'
-import { RestError, restError } from '../../errors/index.ts'
+import { restError, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../shop/cart/cart-action-error.ts'
-import type { CartState, Viewer } from '../shop/cart/cart-service.ts'
+import type { CartState, Viewer } from '../cart-drawer/index.ts'
 import { productCard } from '../svc-free/recommendations.ts'
 
 type ProductCard = ReturnType<typeof productCard>
@@ -33,7 +33,7 @@ export class BundleBuilder {
   async #availableCards (bundles: readonly BundleDefinition[]): Promise<Map<number, ProductCard>> {
     const ids = bundleProductIds(bundles)
     if (ids.length === 0) return new Map()
-    const products = await this.#fastify.shop.storage.getProducts(ids)
+    const products = await this.#fastify.commerce.getProducts(ids)
     const cards = new Map<number, ProductCard>()
     for (const id of ids) {
       const product = products.get(id)
@@ -59,7 +59,7 @@ export class BundleBuilder {
    * 404; a product in no bundle (or unavailable now) has none.
    */
   async companions (productId: number, viewer: Viewer) {
-    const [bundles, product] = await Promise.all([this.#configured(), this.#fastify.shop.storage.getProduct(productId)])
+    const [bundles, product] = await Promise.all([this.#configured(), this.#fastify.commerce.getProduct(productId)])
     const visible = product !== null && (product.status === 'publish' || (product.status === 'private' && viewer.canReadPrivate))
     if (!visible) throw restError('svc_product_not_found', undefined, { product_id: productId })
     const containing = bundles.filter((bundle) => bundle.slots.some((slot) => slot.product_ids.includes(productId)))
@@ -82,12 +82,9 @@ export class BundleBuilder {
    */
   async add (cartKey: string, bundleId: string, productIds: readonly number[], viewer: Viewer): Promise<CartState> {
     const selection = validateBundleSelection(await this.#configured(), bundleId, productIds)
-    if (!selection.ok) {
-      const { code, message, status, data } = selection.error
-      throw new RestError(code, message, status, data)
-    }
-    const products: Map<number, Product> = await this.#fastify.shop.storage.getProducts(productIds)
-    return this.#fastify.shop.carts.changeAsService(cartKey, viewer, (data) => {
+    if (!selection.ok) throw svcError(selection.error)
+    const products: Map<number, Product> = await this.#fastify.commerce.getProducts(productIds)
+    return this.#fastify.commerce.carts.changeAsService(cartKey, viewer, (data) => {
       const added = addBundleLines(data, selection.value, products, viewer)
       if (!added.ok) throw new CartActionError(added.error)
       return added.value

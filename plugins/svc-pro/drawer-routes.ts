@@ -7,8 +7,8 @@ import { ErrorBody } from '../../schemas/error.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { ShippingMeterSchema, SmartAddonListSchema, SpotlightAddBody, ToggleAddonBody } from '../../schemas/svc-pro.ts'
 import { perMinute } from '../security/index.ts'
-import type { CartState } from '../shop/cart/cart-service.ts'
-import { currencyBlock } from '../shop/store-api/money.ts'
+import type { CartState } from '../cart-drawer/index.ts'
+import { currencyBlock } from '../../domain/money.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from '../svc-free/request-cart.ts'
 import type { SmartAddons } from './smart-addons.ts'
 import { activeSpotlight, spotlightView } from './spotlight.ts'
@@ -18,7 +18,7 @@ const tags = ['svc']
 /** `shipping-meter`, `smart-addons`, `smart-addons/toggle`, `spotlight/add`, and their drawer-data sections. */
 export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const { shop } = fastify
+  const shop = fastify.commerce
 
   async function meter (state: CartState) {
     const { settings } = await fastify.settings.get()
@@ -33,7 +33,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
       remaining: String(figures.remaining),
       progress: figures.progress,
       reached: figures.reached,
-      currency: currencyBlock(shop.serializeContext.currency)
+      currency: currencyBlock(shop.currency)
     }
   }
 

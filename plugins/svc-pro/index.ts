@@ -11,12 +11,12 @@ import { addonLineKeys, SmartAddons } from './smart-addons.ts'
  */
 export const svcProPlugin = fp(async (fastify) => {
   const addons = new SmartAddons(fastify)
-  fastify.shop.carts.setLockedLines(addonLineKeys)
-  fastify.shop.carts.setReconciler((state, viewer) => addons.reconcile(state, viewer))
+  fastify.commerce.carts.setLockedLines(addonLineKeys)
+  fastify.commerce.carts.setReconciler((state, viewer) => addons.reconcile(state, viewer))
   await fastify.register(async (svc) => {
     await svc.register(proDrawerRoutes(addons))
     await svc.register(proAdminRoutes)
     await svc.register(proAnalyticsRoutes)
     await svc.register(proBundleRoutes)
-  }, { prefix: `${fastify.shop.restRoot}svc/v1` })
+  }, { prefix: `${fastify.commerce.restRoot}svc/v1` })
 }, { name: 'svc-pro', fastify: '5.x', dependencies: ['svc-free'] })

@@ -5,7 +5,7 @@ import { isAddonAddable } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { restError } from '../../errors/index.ts'
 import { CartActionError } from '../shop/cart/cart-action-error.ts'
-import type { CartState, Viewer } from '../shop/cart/cart-service.ts'
+import type { CartState, Viewer } from '../cart-drawer/index.ts'
 import { productCard } from '../svc-free/recommendations.ts'
 import { ADDON_GROUP_PREFIX, conditionsHold } from './visitor.ts'
 
@@ -40,10 +40,10 @@ export class SmartAddons {
   /** The add-ons whose conditions hold for this cart and visitor, with whether each is in the cart. */
   async list (state: CartState, viewer: Viewer) {
     const addons = await this.#configured()
-    const now = this.#fastify.shop.now()
+    const now = this.#fastify.commerce.now()
     const eligible = addons.filter((addon) => conditionsHold(addon.conditions, state.priced, viewer, now))
     if (eligible.length === 0) return []
-    const products = await this.#fastify.shop.storage.getProducts(eligible.map((addon) => addon.product_id))
+    const products = await this.#fastify.commerce.getProducts(eligible.map((addon) => addon.product_id))
     return eligible.flatMap((addon) => {
       const product = products.get(addon.product_id)
       if (product === undefined || !isAddonAddable(product)) return []
@@ -61,7 +61,8 @@ export class SmartAddons {
 
   /** Adds or removes an add-on's line in one transaction; adding needs the add-on's conditions to hold. */
   async toggle (state: CartState, addonId: string, active: boolean, viewer: Viewer): Promise<CartState> {
-    const { carts, storage, now } = this.#fastify.shop
+    const shop = this.#fastify.commerce
+    const { carts } = shop
     const group = groupOf(addonId)
     if (!active) {
       // An add-on neither configured nor in the cart is unknown (404), as when adding; a line left by an add-on taken
@@ -72,8 +73,8 @@ export class SmartAddons {
     }
     const addon = (await this.#configured()).find((candidate) => candidate.id === addonId)
     if (addon === undefined) throw restError('svc_addon_not_found')
-    if (!conditionsHold(addon.conditions, state.priced, viewer, now())) throw restError('svc_addon_unavailable')
-    const product: Product | null = await storage.getProduct(addon.product_id)
+    if (!conditionsHold(addon.conditions, state.priced, viewer, shop.now())) throw restError('svc_addon_unavailable')
+    const product: Product | null = await shop.getProduct(addon.product_id)
     if (product === null || !isAddonAddable(product)) throw restError('svc_addon_unavailable', 'The add-on\'s product cannot be added right now.')
     return carts.changeAsService(state.key, viewer, (data) => {
       if (data.lines.some((line) => line.group === group)) return data
@@ -88,7 +89,7 @@ export class SmartAddons {
     const lines = state.priced.lines.filter((priced) => priced.line.group?.startsWith(ADDON_GROUP_PREFIX))
     if (lines.length === 0) return new Set()
     const addons = new Map((await this.#configured()).map((addon) => [groupOf(addon.id), addon]))
-    const now = this.#fastify.shop.now()
+    const now = this.#fastify.commerce.now()
     return new Set(lines.filter(({ line }) => {
       const addon = addons.get(line.group!)
       return addon === undefined || !conditionsHold(addon.conditions, state.priced, viewer, now)

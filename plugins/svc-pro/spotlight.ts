@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ConditionGroup } from '../../domain/conditions/index.ts'
 import { isRecommendationAddable } from '../../domain/recommendations.ts'
 import type { Product } from '../../domain/types.ts'
-import type { CartState, Viewer } from '../shop/cart/cart-service.ts'
+import type { CartState, Viewer } from '../cart-drawer/index.ts'
 import { productCard } from '../svc-free/recommendations.ts'
 import { conditionsHold } from './visitor.ts'
 
@@ -11,8 +11,8 @@ export async function activeSpotlight (fastify: FastifyInstance, state: CartStat
   const { settings } = await fastify.settings.get()
   const spotlight = settings.spotlight
   if (!spotlight.enabled || spotlight.product_id === 0) return null
-  if (!conditionsHold(spotlight.conditions as ConditionGroup, state.priced, viewer, fastify.shop.now())) return null
-  const product = await fastify.shop.storage.getProduct(spotlight.product_id)
+  if (!conditionsHold(spotlight.conditions as ConditionGroup, state.priced, viewer, fastify.commerce.now())) return null
+  const product = await fastify.commerce.getProduct(spotlight.product_id)
   if (product === null || !isRecommendationAddable(product)) return null
   return { product, title: spotlight.title, text: spotlight.text }
 }

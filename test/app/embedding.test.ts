@@ -1,35 +1,70 @@
 import Fastify from 'fastify'
 import { test } from 'tap'
-import { healthPlugin, shopPlugin } from '../../app.ts'
-import { defaultShopConfig } from '../../config/shop-config.ts'
+import { cartDrawer, healthPlugin, shopPlugin } from '../../app.ts'
 import { installErrorHandling } from '../../errors/index.ts'
+import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter } from '../../storage/index.ts'
+import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
-test('the plugins register into an existing Fastify app under another REST root', async (t) => {
+const SITE = 'https://shop.example'
+const SECRET = 'embedding-test-secret-at-least-32-bytes'
+
+/**
+ * The README's embedding recipe on a host's own Fastify instance (PGlite and in-process counters in place of
+ * PostgreSQL and Redis): registering `cartDrawer` after the platform gives the whole drawer.
+ */
+test("the README's embedding recipe: one cartDrawer registration gives the host the whole drawer", async (t) => {
   const storage = await createTestPgliteStorage()
   const rateCounter = createMemoryRateCounter()
-  await seedDemoShop(storage, 'https://shop.example')
+  t.teardown(async () => { await rateCounter.close(); await storage.close() })
+  await seedDemoShop(storage, SITE)
+
   const app = Fastify()
-  app.get('/own-route', async () => ({ mine: true }))
+  t.teardown(() => app.close())
   installErrorHandling(app)
   await app.register(healthPlugin, { storage, rateCounter })
-  await app.register(shopPlugin, {
-    storage,
-    secrets: ['s'.repeat(32)],
-    restRoot: '/api/',
-    siteUrl: 'https://shop.example',
-    homeUrl: 'https://shop.example/',
-    config: { ...defaultShopConfig, currency: { ...defaultShopConfig.currency, code: 'EUR', symbol: '€', prefix: '', suffix: ' €' } }
-  })
-  t.teardown(async () => { await app.close(); await storage.close(); await rateCounter.close() })
+  await app.register(shopPlugin, { storage, secrets: [SECRET], restRoot: '/wp-json/', siteUrl: SITE, homeUrl: SITE, config: demoShopConfig })
+  await app.register(cartDrawer, (parent) => ({
+    edition: 'pro' as const,
+    commerce: parent.shop.commerce,
+    stores: { settings: storage, analytics: storage },
+    rateCounter
+  }))
+  // The host's own route keeps working beside the drawer.
+  app.get('/host/hello', async () => ({ hello: 'host' }))
+  await app.ready()
 
-  t.same((await app.inject({ url: '/own-route' })).json(), { mine: true })
-  const added = await app.inject({ method: 'POST', url: '/api/wc/store/v1/cart/add-item', payload: { id: 101, quantity: 1 } })
-  t.equal(added.statusCode, 201)
-  t.equal(added.json().totals.currency_code, 'EUR')
-  t.equal(added.json().items[0].permalink, 'https://shop.example/product/beanie/')
-  t.equal((await app.inject({ url: '/wp-json/wc/store/v1/cart' })).statusCode, 404, 'only the configured REST root')
-  t.equal((await app.inject({ url: '/readyz' })).statusCode, 200)
+  const origin = { origin: SITE }
+  const added = await app.inject({ method: 'POST', url: '/wp-json/wc/store/v1/cart/add-item', headers: origin, payload: { id: 101, quantity: 2 } })
+  t.equal(added.statusCode, 201, 'the platform adds to the cart', { found: added.body })
+  const token = String(added.headers['cart-token'])
+  t.ok(added.json().extensions.svc, 'the Store API cart carries extensions.svc')
+
+  const cart = await app.inject({ method: 'GET', url: '/wp-json/svc/v1/cart', headers: { ...origin, 'cart-token': token } })
+  t.equal(cart.statusCode, 200, 'svc/v1/cart answers', { found: cart.body })
+  t.equal(cart.json().cartItems.length, 1, "the drawer sees the platform's cart")
+  t.equal(cart.json().cartCount, 2, 'two items')
+
+  const meter = await app.inject({ method: 'GET', url: '/wp-json/svc/v1/shipping-meter', headers: { ...origin, 'cart-token': token } })
+  t.equal(meter.statusCode, 200, 'a Pro route answers', { found: meter.body })
+
+  const refused = await app.inject({ method: 'GET', url: '/wp-json/svc/v1/cart', headers: { origin: 'https://evil.example', 'cart-token': token } })
+  t.equal(refused.statusCode, 403, "the drawer's request rules hold: another origin is refused")
+  t.same(Object.keys(refused.json()).sort(), ['code', 'data', 'message'], 'in the WordPress REST error shape')
+
+  const script = await app.inject({ method: 'GET', url: '/assets/svc-drawer.js' })
+  t.equal(script.statusCode, 200, 'the drawer script is served')
+  t.match(String(script.headers['content-type']), /javascript/)
+
+  const page = await app.inject({ method: 'GET', url: '/' })
+  t.equal(page.statusCode, 200)
+  t.match(page.body, /\/assets\/svc-drawer\.js\?v=/, 'the storefront page loads the drawer script')
+
+  const admin = await app.inject({ method: 'GET', url: '/admin/cart-drawer/' })
+  t.equal(admin.statusCode, 401, 'the admin screen asks a guest to log in')
+  t.match(admin.body, /<form/, 'with the login form')
+
+  const hello = await app.inject({ method: 'GET', url: '/host/hello' })
+  t.same(hello.json(), { hello: 'host' }, "the host's own route is untouched")
 })

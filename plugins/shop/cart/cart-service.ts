@@ -1,57 +1,16 @@
-import { addToCart, normaliseCouponCode, removeLine, removeLines, setLineQuantity } from '../../../domain/cart.ts'
+import { addToCart, normaliseCouponCode, notPurchasable, removeLine, removeLines, setLineQuantity } from '../../../domain/cart.ts'
 import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
 import { applyCoupon, removeCoupon } from '../../../domain/coupons.ts'
+import { domainError } from '../../../domain/result.ts'
 import { priceCart } from '../../../domain/totals.ts'
 import type { CartData, Coupon, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
+import type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from './cart-action-error.ts'
 
-/** A cart as read or just written: what is stored, the priced figures and the cart hash. */
-export interface CartState {
-  key: string
-  stored: StoredCart | null
-  priced: PricedCart
-  hash: string
-  /** Products of the cross-sells of the cart's lines that are not already in the cart (read on first call). */
-  crossSells: () => Promise<Product[]>
-  /** The settings' version read together with the cart (a cart read), so cached settings need no read of their own. */
-  settingsVersion?: number
-}
-
-export interface AddItemInput {
-  id: number
-  quantity: number
-  /** Chosen attributes for a variable product: `{attribute: value}`. */
-  variation: Record<string, string>
-}
-
-export interface Viewer {
-  canReadPrivate: boolean
-  /** The logged-in user, whose carts are bound to them. */
-  userId?: number | null
-  /** The logged-in user's capabilities (for conditions). */
-  capabilities?: readonly string[]
-}
-
-/**
- * Told after every cart change, with the new state: returns the keys of lines that must go (for example add-ons
- * whose conditions no longer hold), which are then removed in a second write.
- */
-export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
-
-/** Which lines of a cart only the service may change (locked add-on lines): quantity updates and removal refuse them. */
-export type LockedLines = (data: CartData) => ReadonlySet<string>
-
-/**
- * Makes a cart's snapshot: the bytes a read may send as they are while the catalog and settings stay at the versions
- * they were computed at. `key` names everything else they depend on (configuration, code); `make` answers null for
- * a state that must not be stored (one that depends on the time, say).
- */
-export interface CartSnapshotter {
-  key: () => string
-  make: (state: CartState) => Promise<string | null>
-}
+// The cart types are the commerce port's: this service is the reference platform's side of it.
+export type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer }
 
 const EMPTY: CartData = { lines: [], coupons: [] }
 const GUEST: Viewer = { canReadPrivate: false, userId: null }
@@ -206,7 +165,7 @@ export class CartService {
     const locked = this.#lockedLines(data)
     const refused = keys.filter((itemKey) => locked.has(itemKey))
     if (refused.length > 0) {
-      throw new CartActionError({ code: 'svc_cart_item_locked', message: 'This cart item is locked: it can only be changed by the drawer\'s own controls.', status: 409, data: { keys: refused } })
+      throw new CartActionError(domainError('item_locked', 'This cart item is locked: it can only be changed by the drawer\'s own controls.', { keys: refused }))
     }
   }
 
@@ -300,11 +259,7 @@ export class CartService {
 
   async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product }> {
     const invalid = (): never => {
-      throw new CartActionError({
-        code: 'woocommerce_rest_cart_invalid_product',
-        message: 'This product cannot be added to the cart.',
-        status: 400
-      })
+      throw new CartActionError(notPurchasable())
     }
     const chosen = await this.#storage.getProduct(input.id) ?? invalid()
     if (chosen.type === 'variation') {

@@ -1,0 +1,203 @@
+import type { FastifyRequest } from 'fastify'
+import type { CartData, Currency, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
+import type { CartRead, ProductPage, ProductQuery, Session, User, WriteVersions } from '../../storage/types.ts'
+
+/**
+ * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
+ * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups, eighteen operations:
+ *
+ * - the shop: its URLs, currency and clock (values, not calls);
+ * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
+ * - carts: read and price a cart, and change it atomically (add, remove, coupons, the drawer's own marked lines);
+ * - products: get, get many, list and search, with the facts the drawer's rules need (`Product`);
+ * - hooks: where the drawer contributes to the shop — locked lines and a reconciler run after each cart change,
+ *   snapshots, the Store API's `extensions`, and named filters (the add-to-cart fragments, storefront scripts).
+ *
+ * Cart operations take the cart's key and a `Viewer` (who is asking: private products and conditions depend on it)
+ * and answer the cart as it now stands (`CartState`), priced; a refusal is thrown as the shop's own error.
+ */
+export interface CommercePort {
+  /** The REST root, starting and ending with a slash (`/wp-json/`). */
+  readonly restRoot: string
+  /** The storefront's base URL, without a trailing slash. */
+  readonly homeUrl: string
+  readonly siteUrl: string
+  readonly currency: Currency
+  /** The pricing configuration: snapshots of a cart depend on it. */
+  readonly config: ShopConfig
+  now (): Date
+
+  // ---------------------------------------------------------------------------------------------- sessions
+  /** The cart key a Cart-Token names, or null when the token is not valid. */
+  cartKeyOfToken (token: string): string | null
+  /** The request's logged-in user and session (from the shop's session cookie), or null. */
+  login (request: FastifyRequest): Promise<Login | null>
+  /** Whether `nonce` is the login's current REST nonce (the `X-WP-Nonce` header). */
+  verifyNonce (nonce: string, login: Login): boolean
+  /** The login's current REST nonce (put into pages the drawer renders). */
+  restNonce (login: Login): string
+  /** Whether the user may manage the shop (`manage_shop`): the drawer's admin routes and screens. */
+  canManageShop (user: { capabilities: readonly string[] }): boolean
+
+  // ---------------------------------------------------------------------------------------------- carts and hooks on them
+  readonly carts: CartsPort
+
+  // ---------------------------------------------------------------------------------------------- products
+  getProduct (id: number): Promise<Product | null>
+  getProducts (ids: readonly number[]): Promise<Map<number, Product>>
+  listProducts (query: ProductQuery): Promise<ProductPage>
+  /** The storefront URL of a product (a variation's: its parent's page with the chosen attributes). */
+  productUrl (product: Product, parent: Product, variation?: Record<string, string>): string
+
+  // ---------------------------------------------------------------------------------------------- contributions
+  /** Registers the drawer's data under `extensions[namespace]` of every Store API cart response. */
+  extendCart (extension: CartExtension): void
+  /** The shop's named filters: the drawer adds to some (fragments, storefront scripts) and reads others. */
+  readonly filters: FilterPort
+}
+
+/** A logged-in user with the session the request carries. */
+export interface Login {
+  user: User
+  session: Session
+}
+
+export interface CartsPort {
+  /** The cart as stored with its products and coupons, in one consistent read. */
+  read (key: string): Promise<CartRead>
+  /** Prices a read cart (no I/O). */
+  priceRead (key: string, read: CartRead, viewer?: Viewer): CartState
+  /** Reads and prices. */
+  get (key: string, viewer?: Viewer): Promise<CartState>
+  addItem (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
+  /** Removes every given line or none (an unknown or locked key refuses the whole change). */
+  removeItems (key: string, itemKeys: readonly string[], viewer?: Viewer): Promise<CartState>
+  applyCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
+  removeCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
+  /** A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction. */
+  changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState>
+
+  /** Which lines are locked (only the drawer's own controls change them). */
+  lockedLines (data: CartData): ReadonlySet<string>
+  /** Grows with every `setLockedLines`: what a snapshot computed with the locks depends on. */
+  readonly lockedLinesGeneration: number
+  setLockedLines (lockedLines: LockedLines): void
+  /** Run after every change: the lines it returns are removed in a second write. */
+  setReconciler (reconciler: CartReconciler): void
+
+  /** Snapshots (optional for a shop: without them every read prices the cart). */
+  setSnapshotter (snapshotter: CartSnapshotter): void
+  readSnapshot (key: string): Promise<string | null>
+  storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer): Promise<string | null>
+}
+
+/** A cart as read or just written: what is stored, the priced figures and the cart hash. */
+export interface CartState {
+  key: string
+  stored: { key: string, userId: number | null, data: CartData, version: number, updatedAt: string } | null
+  priced: PricedCart
+  hash: string
+  /** Products of the cross-sells of the cart's lines that are not already in the cart (read on first call). */
+  crossSells: () => Promise<Product[]>
+  /** The settings' version read together with the cart, when the shop's read brings it. */
+  settingsVersion?: number
+}
+
+export interface AddItemInput {
+  id: number
+  quantity: number
+  /** Chosen attributes for a variable product: `{attribute: value}`. */
+  variation: Record<string, string>
+}
+
+/** Who is asking. */
+export interface Viewer {
+  canReadPrivate: boolean
+  /** The logged-in user, whose carts are bound to them. */
+  userId?: number | null
+  /** The logged-in user's capabilities (for conditions). */
+  capabilities?: readonly string[]
+}
+
+/**
+ * Told after every cart change, with the new state: returns the keys of lines that must go (for example add-ons
+ * whose conditions no longer hold), which are then removed in a second write.
+ */
+export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
+
+/** Which lines of a cart only the drawer may change (locked add-on lines). */
+export type LockedLines = (data: CartData) => ReadonlySet<string>
+
+/**
+ * Makes a cart's snapshot: the bytes a read may send as they are while the catalog and settings stay at the versions
+ * they were computed at. `key` names everything else they depend on; `make` answers null for a state that must not
+ * be stored.
+ */
+export interface CartSnapshotter {
+  key: () => string
+  make: (state: CartState) => Promise<string | null>
+}
+
+/** Store API extension data: a namespace's callbacks for the cart and for each line. */
+export interface CartExtension {
+  namespace: string
+  cart?: (state: CartState) => unknown | Promise<unknown>
+  item?: (line: PricedLine, state: CartState) => unknown | Promise<unknown>
+}
+
+/** A script every storefront page loads, with the JSON data it needs (WordPress's enqueue plus localize). */
+export interface StorefrontScript {
+  /** The script's URL; loaded as a classic script with `defer`. */
+  src: string
+  /** Data written before the script as `<script type="application/json" id="…">` (escaped as design §3.8). */
+  data?: { id: string, value: unknown }
+}
+
+/** A link in the storefront's header (for example the drawer's admin screen, for the users who may use it). */
+export interface StorefrontLink {
+  /** A site-relative path or an http(s) URL. */
+  href: string
+  label: string
+}
+
+export interface StorefrontContext {
+  /** Which page is being rendered. */
+  page: 'shop' | 'product'
+  /** The logged-in user, or null for a guest. */
+  user: { id: number, displayName: string, capabilities: readonly string[] } | null
+  /** A REST nonce (action `wp_rest`) for the logged-in user's `X-WP-Nonce`; null for a guest. */
+  restNonce: string | null
+}
+
+/** The filters the drawer adds to or reads, with their value and argument types. A shop's own filters may add more. */
+export interface DrawerFilterHooks {
+  /** The fragments of a classic add-to-cart or fragment-refresh response, keyed by CSS selector. */
+  woocommerce_add_to_cart_fragments: { value: Record<string, unknown>, args: [CartState] }
+  /** Origins allowed to call `svc/v1` besides the home and site URLs' origins. */
+  svc_rest_allowed_origins: { value: string[], args: [] }
+  /** Proxy ranges (IPv4/IPv6 CIDR) whose `X-Forwarded-For` is trusted for the client address. */
+  svc_rest_trusted_proxy_cidrs: { value: string[], args: [] }
+  /** One cart line's presentation row in `extensions.svc.item_presentations`. */
+  svc_cart_item_data: { value: Record<string, unknown>, args: [PricedLine, CartState] }
+  /** The cart's `extensions.svc` object, before the drawer restores the keys it owns. */
+  svc_store_api_cart_extension_data: { value: Record<string, unknown>, args: [CartState] }
+  /** The scripts every storefront page loads, after the shop's own. */
+  storefront_scripts: { value: StorefrontScript[], args: [StorefrontContext] }
+  /** Links in every storefront page's header. */
+  storefront_header_links: { value: StorefrontLink[], args: [StorefrontContext] }
+}
+
+export type DrawerFilterName = keyof DrawerFilterHooks
+type ValueOf<N extends DrawerFilterName> = DrawerFilterHooks[N]['value']
+type ArgsOf<N extends DrawerFilterName> = DrawerFilterHooks[N]['args']
+
+/** Named filters as WordPress's `apply_filters`: callbacks run by priority, each given the previous one's value. */
+export interface FilterPort {
+  /** Adds a callback; returns a function that removes it. */
+  add<N extends DrawerFilterName> (name: N, callback: (value: ValueOf<N>, ...args: ArgsOf<N>) => ValueOf<N> | Promise<ValueOf<N>>, priority?: number): () => void
+  apply<N extends DrawerFilterName> (name: N, value: ValueOf<N>, ...args: ArgsOf<N>): Promise<ValueOf<N>>
+  has (name: DrawerFilterName): boolean
+  /** Where the errors of callbacks that threw are reported (their input value is kept). */
+  setErrorReporter (report: (name: string, error: unknown) => void): void
+}

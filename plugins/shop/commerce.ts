@@ -1,0 +1,36 @@
+import type { CommercePort, FilterPort } from '../cart-drawer/index.ts'
+import { MANAGE_SHOP } from './auth/auth-service.ts'
+import { requestUser } from './auth/session-cookie.ts'
+import type { Shop } from './index.ts'
+import { isCartKey } from './session/cart-key.ts'
+import { permalink } from './store-api/serialize-product.ts'
+
+/** The reference platform's side of the commerce port: its carts, catalog, logins, filters and Store API. */
+export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
+  const { storage } = shop
+  return {
+    restRoot: shop.restRoot,
+    homeUrl: shop.homeUrl,
+    siteUrl: shop.siteUrl,
+    currency: shop.serializeContext.currency,
+    config: shop.carts.config,
+    now: shop.now,
+    cartKeyOfToken: (token) => {
+      const key = shop.cartTokens.verify(token)
+      return key !== null && isCartKey(key) ? key : null
+    },
+    login: (request) => requestUser(request, shop.auth),
+    verifyNonce: (nonce, login) => shop.auth.verifyRestNonce(nonce, login),
+    restNonce: (login) => shop.auth.restNonce(login),
+    canManageShop: (user) => user.capabilities.includes(MANAGE_SHOP),
+    carts: shop.carts,
+    getProduct: (id) => storage.getProduct(id),
+    getProducts: (ids) => storage.getProducts(ids),
+    listProducts: (query) => storage.listProducts(query),
+    productUrl: (product, parent, variation) => permalink(product, parent, shop.homeUrl, variation),
+    extendCart: (extension) => shop.extendSchema.register(extension),
+    // The platform's filter names include the drawer's (`FilterHooks extends DrawerFilterHooks`), with the same
+    // types; TypeScript cannot relate the two generic signatures on its own.
+    filters: shop.filters as unknown as FilterPort
+  }
+}
