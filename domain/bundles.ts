@@ -3,7 +3,7 @@ import type { Viewer } from './catalog.ts'
 import { addToCart } from './cart.ts'
 import { isAddonAddable } from './recommendations.ts'
 import { domainError, fail, ok } from './result.ts'
-import type { CartData, Product, Result } from './types.ts'
+import type { CartData, DomainReason, Product, Result } from './types.ts'
 
 /**
  * Bundles (Pro): the shopper fills every slot of a configured bundle with one of the slot's products, and the lines
@@ -113,26 +113,26 @@ export interface BundleSelection {
   choices: BundleChoice[]
 }
 
-const invalid = (message: string, data: Record<string, unknown>) => fail(domainError('svc_bundle_invalid', message, 400, data))
+const invalid = (reason: DomainReason, message: string, data: Record<string, unknown>) => fail(domainError(reason, message, data))
 
 const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`
 
 /**
- * Checks a selection against the bundles on offer: `productIds[i]` fills slot `i`. In order: unknown bundle (404
- * `svc_bundle_not_found`), then 400 `svc_bundle_invalid` with `data.reason`: `slot_count` (not exactly one product
- * per slot), `duplicate` (a product chosen twice), `not_in_slot` (a product the slot does not offer; every such
- * choice is listed in `data.choices`). Says nothing about stock or status: see `addBundleLines`.
+ * Checks a selection against the bundles on offer: `productIds[i]` fills slot `i`. In order: unknown bundle
+ * (`bundle_not_found`), then `bundle_slot_count` (not exactly one product per slot), `bundle_duplicate_product` (a
+ * product chosen twice), `bundle_product_not_in_slot` (a product the slot does not offer; every such choice is listed
+ * in `data.choices`). Says nothing about stock or status: see `addBundleLines`.
  */
 export function validateBundleSelection (bundles: readonly BundleDefinition[], bundleId: string, productIds: readonly number[]): Result<BundleSelection> {
   const bundle = bundles.find((candidate) => candidate.id === bundleId)
   if (bundle === undefined) {
-    return fail(domainError('svc_bundle_not_found', `There is no bundle "${bundleId}".`, 404, { bundle_id: bundleId }))
+    return fail(domainError('bundle_not_found', `There is no bundle "${bundleId}".`, { bundle_id: bundleId }))
   }
   const slotCount = bundle.slots.length
   if (productIds.length !== slotCount) {
-    return invalid(
+    return invalid('bundle_slot_count',
       `The bundle "${bundle.title}" has ${plural(slotCount, 'slot')}: choose exactly one product for each (${plural(productIds.length, 'product')} given).`,
-      { reason: 'slot_count', bundle_id: bundle.id, expected: slotCount, received: productIds.length })
+      { bundle_id: bundle.id, expected: slotCount, received: productIds.length })
   }
   const seen = new Set<number>()
   const duplicates = new Set<number>()
@@ -142,9 +142,9 @@ export function validateBundleSelection (bundles: readonly BundleDefinition[], b
   }
   if (duplicates.size > 0) {
     const list = [...duplicates]
-    return invalid(
+    return invalid('bundle_duplicate_product',
       `${list.length === 1 ? 'Product' : 'Products'} ${list.join(', ')} ${list.length === 1 ? 'is' : 'are'} chosen more than once: each slot needs a different product.`,
-      { reason: 'duplicate', bundle_id: bundle.id, product_ids: list })
+      { bundle_id: bundle.id, product_ids: list })
   }
   const misplaced = productIds.flatMap((productId, slotIndex) => {
     const slot = bundle.slots[slotIndex]!
@@ -152,7 +152,7 @@ export function validateBundleSelection (bundles: readonly BundleDefinition[], b
   })
   if (misplaced.length > 0) {
     const what = misplaced.map((choice) => `product ${choice.product_id} is not an option of slot ${choice.slot + 1} ("${choice.label}")`).join('; ')
-    return invalid(`${what.charAt(0).toUpperCase()}${what.slice(1)}.`, { reason: 'not_in_slot', bundle_id: bundle.id, choices: misplaced })
+    return invalid('bundle_product_not_in_slot', `${what.charAt(0).toUpperCase()}${what.slice(1)}.`, { bundle_id: bundle.id, choices: misplaced })
   }
   return ok({ bundle, choices: productIds.map((productId, slotIndex) => ({ slotIndex, productId })) })
 }
@@ -161,7 +161,7 @@ export function validateBundleSelection (bundles: readonly BundleDefinition[], b
  * Adds one of each chosen product to the cart as the bundle's lines (group `bundle:<id>`, the bundle's discount),
  * or nothing: the first product the platform refuses (out of stock, a quantity limit, sold individually and
  * already in the cart…) fails the whole selection with the platform's error, `data.product_id` naming the product.
- * A product that is missing or not available for bundles fails with 400 `svc_product_not_addable`, listing every
+ * A product that is missing or not available for bundles fails with `bundle_product_unavailable`, listing every
  * such product in `data.product_ids`. The same bundle added again raises its lines' quantities (same group, same
  * keys); a line already there keeps the discount it was added with. `cart` is never changed.
  */
@@ -177,9 +177,9 @@ export function addBundleLines (
       const product = products.get(choice.productId)
       return product === undefined ? `product ${choice.productId}` : `"${product.name}"`
     })
-    return fail(domainError('svc_product_not_addable',
+    return fail(domainError('bundle_product_unavailable',
       `${names.join(', ')} cannot be added right now: nothing from the bundle was added.`,
-      400, { bundle_id: selection.bundle.id, product_ids: unavailable.map((choice) => choice.productId) }))
+      { bundle_id: selection.bundle.id, product_ids: unavailable.map((choice) => choice.productId) }))
   }
   const group = bundleGroup(selection.bundle.id)
   const discountPercent = selection.bundle.discount_percent

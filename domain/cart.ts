@@ -41,11 +41,12 @@ export function quantityInOtherLines (cart: CartData, stockId: number, exceptKey
 }
 
 function invalidKey () {
-  return domainError('woocommerce_rest_cart_invalid_key', 'Cart item no longer exists or is invalid.', 409)
+  return domainError('item_not_found', 'Cart item no longer exists or is invalid.')
 }
 
-function invalidProduct () {
-  return domainError('woocommerce_rest_cart_invalid_product', 'This product cannot be added to the cart.', 400)
+/** Reason `product_not_purchasable`, with the shopper's message for it. */
+export function notPurchasable () {
+  return domainError('product_not_purchasable', 'This product cannot be added to the cart.')
 }
 
 export interface AddToCartRequest {
@@ -64,19 +65,17 @@ export interface AddToCartRequest {
 
 /**
  * Adds `quantity` of a product, merging into the line with the same product, variation and attributes. Checks in
- * order: purchasable (400 `woocommerce_rest_cart_invalid_product`), in stock (400
- * `woocommerce_rest_product_out_of_stock`), a sold-individually product already in the cart (400
- * `woocommerce_rest_cart_product_sold_individually`), then the merged quantity against the quantity limits.
+ * order: purchasable (`product_not_purchasable`), in stock (`product_out_of_stock`), a sold-individually product
+ * already in the cart (`product_sold_individually`), then the merged quantity against the quantity limits.
  * A sold-individually product is added with quantity 1 whatever whole quantity is asked, as WooCommerce does.
  * Returns a new cart; `cart` is never changed.
  */
 export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Viewer = GUEST_VIEWER): Result<{ cart: CartData, key: string }> {
   const { product, parent } = request
   const isVariation = product.type === 'variation'
-  if (!isPurchasable(product, viewer, isVariation ? parent : undefined)) return fail(invalidProduct())
+  if (!isPurchasable(product, viewer, isVariation ? parent : undefined)) return fail(notPurchasable())
   if (!isInStock(product)) {
-    return fail(domainError('woocommerce_rest_product_out_of_stock',
-      `"${product.name}" is out of stock and cannot be purchased.`, 400))
+    return fail(domainError('product_out_of_stock', `"${product.name}" is out of stock and cannot be purchased.`))
   }
   const productId = isVariation ? parent.id : product.id
   const variationId = isVariation ? product.id : 0
@@ -86,8 +85,7 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
   const stockId = lineStockId({ productId, variationId })
 
   if (product.soldIndividually && cart.lines.some((line) => lineStockId(line) === stockId && line.quantity > 0)) {
-    return fail(domainError('woocommerce_rest_cart_product_sold_individually',
-      `You cannot add another "${product.name}" to your cart.`, 400))
+    return fail(domainError('product_sold_individually', `You cannot add another "${product.name}" to your cart.`))
   }
   const notWhole = checkWholeQuantity(product, request.quantity)
   if (notWhole !== null) return fail(notWhole)
@@ -118,14 +116,14 @@ function copyLine (line: CartLine): CartLine {
 
 /**
  * Sets a line's quantity. `product` is the line's priced product (the variation for a variable product). Unknown
- * key → 409 `woocommerce_rest_cart_invalid_key`; a missing product (null) or one that is not the line's → 400
- * `woocommerce_rest_cart_invalid_product`; the quantity is validated as when adding (0 is refused: use removeLine).
+ * key → `item_not_found`; a missing product (null) or one that is not the line's → `product_not_purchasable`; the
+ * quantity is validated as when adding (0 is refused: use removeLine).
  */
 export function setLineQuantity (cart: CartData, key: string, quantity: number, product: Product | null | undefined): Result<CartData> {
   const line = cart.lines.find((l) => l.key === key)
   if (line === undefined) return fail(invalidKey())
   const stockId = lineStockId(line)
-  if (product == null || product.id !== stockId) return fail(invalidProduct())
+  if (product == null || product.id !== stockId) return fail(notPurchasable())
   const context = { alreadyInCart: quantityInOtherLines(cart, stockId, key) }
   const error = validateQuantity(product, quantity, quantityLimits(product, context), context)
   if (error !== null) return fail(error)
@@ -135,15 +133,15 @@ export function setLineQuantity (cart: CartData, key: string, quantity: number, 
   })
 }
 
-/** Removes a line; unknown key → 409 `woocommerce_rest_cart_invalid_key`. */
+/** Removes a line; unknown key → `item_not_found`. */
 export function removeLine (cart: CartData, key: string): Result<CartData> {
   if (!cart.lines.some((l) => l.key === key)) return fail(invalidKey())
   return ok({ lines: cart.lines.filter((l) => l.key !== key).map(copyLine), coupons: [...cart.coupons] })
 }
 
 /**
- * Removes several lines at once, or none: every key must name a line (else 409 `woocommerce_rest_cart_invalid_key`
- * listing the unknown keys in `data.keys`) and none may be locked (else 409 `svc_cart_item_locked`, likewise).
+ * Removes several lines at once, or none: every key must name a line (else `item_not_found`, listing the unknown
+ * keys in `data.keys`) and none may be locked (else `item_locked`, likewise).
  */
 export function removeLines (cart: CartData, keys: readonly string[], locked: ReadonlySet<string> = new Set()): Result<CartData> {
   const present = new Set(cart.lines.map((line) => line.key))
@@ -151,7 +149,7 @@ export function removeLines (cart: CartData, keys: readonly string[], locked: Re
   if (unknown.length > 0) return fail({ ...invalidKey(), data: { keys: unknown } })
   const lockedKeys = keys.filter((key) => locked.has(key))
   if (lockedKeys.length > 0) {
-    return fail(domainError('svc_cart_item_locked', 'Locked cart items cannot be removed this way.', 409, { keys: lockedKeys }))
+    return fail(domainError('item_locked', 'Locked cart items cannot be removed this way.', { keys: lockedKeys }))
   }
   const removing = new Set(keys)
   return ok({ lines: cart.lines.filter((line) => !removing.has(line.key)).map(copyLine), coupons: [...cart.coupons] })

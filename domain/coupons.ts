@@ -6,10 +6,6 @@ import type { CartData, Coupon, Currency, DomainError, Result } from './types.ts
 export { computeDiscounts, splitProportionally } from './discounts.ts'
 export type { CouponDiscount, DiscountResult } from './discounts.ts'
 
-export const COUPON_ERROR = 'woocommerce_rest_cart_coupon_error'
-
-export type CouponErrorReason = 'not_found' | 'already_applied' | 'usage_limit' | 'expired' | 'minimum_spend' | 'not_applied'
-
 export interface CouponContext {
   /** The code as the shopper typed it (normalised here). */
   code: string
@@ -22,10 +18,6 @@ export interface CouponContext {
   currency?: Currency
 }
 
-function couponError (reason: CouponErrorReason, message: string): DomainError {
-  return domainError(COUPON_ERROR, message, 400, { reason })
-}
-
 /** Whether the coupon's expiry lies before `now` (an unreadable expiry counts as expired). */
 export function isCouponExpired (coupon: Coupon, now: Date): boolean {
   if (coupon.expiresAt === null) return false
@@ -35,26 +27,26 @@ export function isCouponExpired (coupon: Coupon, now: Date): boolean {
 
 /**
  * Whether `coupon` can apply, in WooCommerce's order: it exists, is not applied yet, its usage limit is not
- * reached, it has not expired, the subtotal meets its minimum spend. Every error is 400
- * `woocommerce_rest_cart_coupon_error` with `data.reason`.
+ * reached, it has not expired, the subtotal meets its minimum spend. Reasons: `coupon_not_found`,
+ * `coupon_already_applied`, `coupon_usage_limit`, `coupon_expired`, `coupon_minimum_spend`.
  */
 export function validateCoupon (coupon: Coupon | null | undefined, context: CouponContext): DomainError | null {
   const code = normaliseCouponCode(context.code)
   if (coupon == null || normaliseCouponCode(coupon.code) !== code) {
-    return couponError('not_found', `Coupon "${code}" does not exist!`)
+    return domainError('coupon_not_found', `Coupon "${code}" does not exist!`)
   }
   if (context.appliedCodes.some((c) => normaliseCouponCode(c) === code)) {
-    return couponError('already_applied', `Coupon code "${code}" already applied!`)
+    return domainError('coupon_already_applied', `Coupon code "${code}" already applied!`)
   }
   if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) {
-    return couponError('usage_limit', 'Coupon usage limit has been reached.')
+    return domainError('coupon_usage_limit', 'Coupon usage limit has been reached.')
   }
   if (isCouponExpired(coupon, context.now)) {
-    return couponError('expired', 'This coupon has expired.')
+    return domainError('coupon_expired', 'This coupon has expired.')
   }
   if (coupon.minimumAmount !== null && coupon.minimumAmount > 0 && context.subtotal < coupon.minimumAmount) {
     const minimum = formatMoney(coupon.minimumAmount, context.currency ?? DEFAULT_CURRENCY)
-    return couponError('minimum_spend', `The minimum spend for this coupon is ${minimum}.`)
+    return domainError('coupon_minimum_spend', `The minimum spend for this coupon is ${minimum}.`)
   }
   return null
 }
@@ -69,11 +61,11 @@ export function applyCoupon (cart: CartData, coupon: Coupon | null | undefined, 
   return ok({ lines: cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })), coupons: [...cart.coupons, normaliseCouponCode(context.code)] })
 }
 
-/** Removes an applied coupon; one that is not applied → 400 `woocommerce_rest_cart_coupon_error`, reason 'not_applied'. */
+/** Removes an applied coupon; one that is not applied → reason `coupon_not_applied`. */
 export function removeCoupon (cart: CartData, code: string): Result<CartData> {
   const normalised = normaliseCouponCode(code)
   if (!cart.coupons.some((c) => normaliseCouponCode(c) === normalised)) {
-    return fail(couponError('not_applied', 'Coupon cannot be removed because it is not already applied to the cart.'))
+    return fail(domainError('coupon_not_applied', 'Coupon cannot be removed because it is not already applied to the cart.'))
   }
   return ok({
     lines: cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })),

@@ -1,7 +1,7 @@
 import { isOnSale } from './catalog.ts'
 import { currencyBlock, toMinorString, type CurrencyBlock } from './money.ts'
 import { toPlainText } from './plain-text.ts'
-import type { Currency, PricedCart, PricedLine } from './types.ts'
+import type { Currency, DomainReason, PricedCart, PricedLine } from './types.ts'
 import { truncateUtf8 } from './utf8.ts'
 
 /**
@@ -221,6 +221,8 @@ export interface DrawerStateContext {
   optionalLockedKeys: readonly string[]
   /** Presentation rows by line key (the first 100 lines); lines without one get `presentation: null`. */
   presentations?: ReadonlyMap<string, ItemPresentation>
+  /** The code `errors` shows for a problem found while pricing (the Store API's code: `storeApiCode` of errors/). */
+  errorCode: (reason: DomainReason) => string
 }
 
 function drawerItem (priced: PricedLine, locked: ReadonlySet<string>, context: DrawerStateContext): DrawerCartItem {
@@ -280,6 +282,6 @@ export function drawerCartState (priced: PricedCart, context: DrawerStateContext
     cartHash: context.hash,
     cartDiscount: toMinorString(totals.totalDiscount),
     cartShipping: priced.needsShipping ? toMinorString(totals.totalShipping) : null,
-    errors: priced.errors.map(({ code, message }) => ({ code, message }))
+    errors: priced.errors.map(({ reason, message }) => ({ code: context.errorCode(reason), message }))
   }
 }

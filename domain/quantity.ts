@@ -50,21 +50,18 @@ export function quantityLimits (p: Product, context: QuantityContext = {}): Quan
   return { minimum, maximum, multipleOf, editable: true, unlimited }
 }
 
-function invalidQuantity (message: string): DomainError {
-  return domainError('woocommerce_rest_product_invalid_quantity', message, 400)
-}
-
-/** 400 `woocommerce_rest_product_invalid_quantity` unless `quantity` is a whole number of at least 1. */
+/** Reason `quantity_not_whole` unless `quantity` is a whole number of at least 1. */
 export function checkWholeQuantity (p: Product, quantity: number): DomainError | null {
   return Number.isInteger(quantity) && quantity >= 1
     ? null
-    : invalidQuantity(`The quantity of "${p.name}" must be a whole number of at least 1.`)
+    : domainError('quantity_not_whole', `The quantity of "${p.name}" must be a whole number of at least 1.`)
 }
 
 /**
  * Checks `quantity` (the whole quantity the line would hold) against `limits`, returning the first problem or null:
- * not a whole number ≥ 1, more than the stock left (`woocommerce_rest_product_partially_out_of_stock`), below the
- * minimum, above the maximum, not a multiple (`woocommerce_rest_product_invalid_quantity`), each 400.
+ * not a whole number ≥ 1 (`quantity_not_whole`), more than the stock left (`quantity_exceeds_stock`, `data.remaining`),
+ * below the minimum (`quantity_below_minimum`), above the maximum (`quantity_above_maximum`), not a multiple
+ * (`quantity_not_multiple`).
  * Pass the same `alreadyInCart` used for the limits.
  */
 export function validateQuantity (p: Product, quantity: number, limits: QuantityLimits, context: QuantityContext = {}): DomainError | null {
@@ -74,18 +71,18 @@ export function validateQuantity (p: Product, quantity: number, limits: Quantity
   if (stockCaps(p)) {
     const remaining = stockRemaining(p, context.alreadyInCart ?? 0)
     if (quantity > remaining) {
-      return domainError('woocommerce_rest_product_partially_out_of_stock',
-        `There is not enough stock of ${name} for that quantity (${remaining} remaining).`, 400, { remaining })
+      return domainError('quantity_exceeds_stock',
+        `There is not enough stock of ${name} for that quantity (${remaining} remaining).`, { remaining })
     }
   }
   if (quantity < limits.minimum) {
-    return invalidQuantity(`The minimum quantity of ${name} allowed in the cart is ${limits.minimum}.`)
+    return domainError('quantity_below_minimum', `The minimum quantity of ${name} allowed in the cart is ${limits.minimum}.`)
   }
   if (quantity > limits.maximum) {
-    return invalidQuantity(`The maximum quantity of ${name} allowed in the cart is ${limits.maximum}.`)
+    return domainError('quantity_above_maximum', `The maximum quantity of ${name} allowed in the cart is ${limits.maximum}.`)
   }
   if (limits.multipleOf > 1 && quantity % limits.multipleOf !== 0) {
-    return invalidQuantity(`The quantity of ${name} must be a multiple of ${limits.multipleOf}.`)
+    return domainError('quantity_not_multiple', `The quantity of ${name} must be a multiple of ${limits.multipleOf}.`)
   }
   return null
 }

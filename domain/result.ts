@@ -1,4 +1,4 @@
-import type { DomainError, Result } from './types.ts'
+import type { DomainError, DomainReason, Result } from './types.ts'
 
 /** A successful Result. */
 export function ok<T> (value: T): Result<T> {
@@ -11,6 +11,6 @@ export function fail<T = never> (error: DomainError): Result<T> {
 }
 
 /** Builds a DomainError; `data` is only set when given. */
-export function domainError (code: string, message: string, status: number, data?: Record<string, unknown>): DomainError {
-  return data === undefined ? { code, message, status } : { code, message, status, data }
+export function domainError (reason: DomainReason, message: string, data?: Record<string, unknown>): DomainError {
+  return data === undefined ? { reason, message } : { reason, message, data }
 }

@@ -24,7 +24,7 @@ function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, vi
   const product = products.get(isVariation ? line.variationId : line.productId)
   const parent = isVariation ? products.get(line.productId) : product
   if (product === undefined || parent === undefined) {
-    return { code: 'woocommerce_rest_cart_invalid_product', message: 'An item which is no longer available was removed from your cart.' }
+    return { reason: 'line_product_missing', message: 'An item which is no longer available was removed from your cart.' }
   }
   const unitPrice = effectivePrice(product)
   const consistent = isVariation
@@ -32,7 +32,7 @@ function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, vi
     : product.type !== 'variation'
   if (!consistent || unitPrice === null || !isPurchasable(product, viewer, isVariation ? parent : undefined)) {
     return {
-      code: 'woocommerce_rest_cart_invalid_product',
+      reason: 'line_product_unpurchasable',
       message: `"${product.name}" has been removed from your cart because it can no longer be purchased.`
     }
   }
@@ -58,7 +58,7 @@ export function priceCart (
   const resolved: ResolvedLine[] = []
   for (const line of cart.lines) {
     const r = resolveLine(line, products, viewer)
-    if ('code' in r) errors.push(r)
+    if ('reason' in r) errors.push(r)
     else resolved.push(r)
   }
 
@@ -69,7 +69,7 @@ export function priceCart (
   for (const code of new Set(cart.coupons)) {
     const coupon = coupons.get(code)
     const error = validateCoupon(coupon, { code, subtotal, now, appliedCodes: [], currency: config.currency })
-    if (error !== null) errors.push({ code: error.code, message: error.message })
+    if (error !== null) errors.push({ reason: error.reason, message: error.message })
     else if (coupon !== undefined) validCoupons.push(coupon)
   }
   // A line's own discount (bundles) comes first; coupons discount what remains.

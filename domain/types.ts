@@ -2,6 +2,9 @@
  * Shapes of the shop's domain. Plain data only: storage persists these as JSON and the pure functions in domain/
  * compute on them. Money is always an integer number of minor units (cents).
  */
+import type { DomainReason } from './reasons.ts'
+
+export type { DomainReason }
 
 export type ProductType = 'simple' | 'variable' | 'variation'
 export type ProductStatus = 'publish' | 'draft' | 'private'
@@ -151,11 +154,13 @@ export interface ShopConfig {
   fees: Fee[]
 }
 
-/** An error the domain reports instead of throwing; the HTTP layer maps `code` and `status` to a response. */
+/**
+ * An error the domain reports instead of throwing: why (`reason`), the shopper-facing `message` and the details
+ * (`data`). No HTTP status, no wire code: `errors/domain-reasons.ts` maps the reason to each API's answer.
+ */
 export interface DomainError {
-  code: string
+  reason: DomainReason
   message: string
-  status: number
   data?: Record<string, unknown>
 }
 
@@ -227,5 +232,5 @@ export interface PricedCart {
   needsShipping: boolean
   freeShipping: boolean
   /** Problems found while pricing (a line whose product vanished, a coupon that no longer applies). */
-  errors: Array<{ code: string, message: string }>
+  errors: Array<{ reason: DomainReason, message: string }>
 }

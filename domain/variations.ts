@@ -1,8 +1,6 @@
 import { domainError, fail, ok } from './result.ts'
 import type { Product, ProductAttribute, Result } from './types.ts'
 
-const INVALID_VARIATION_DATA = 'woocommerce_rest_invalid_variation_data'
-
 /** `Attribute_PA_Color` and `pa_color` name the same attribute. */
 function attributeKey (name: string): string {
   return name.trim().toLowerCase().replace(/^attribute_/, '')
@@ -36,8 +34,8 @@ export function normaliseVariationChoice (parent: Product, chosen: Record<string
     const label = attribute.label !== '' ? attribute.label : attribute.name
     const value = lookupChoice(attribute, chosen)?.trim() ?? ''
     if (value === '') {
-      return fail(domainError(INVALID_VARIATION_DATA,
-        `Missing variation data for variable product. ${label} is a required field.`, 400, { attribute: attribute.name }))
+      return fail(domainError('variation_attribute_missing',
+        `Missing variation data for variable product. ${label} is a required field.`, { attribute: attribute.name }))
     }
     if (attribute.options.length === 0) {
       result[attribute.name] = value
@@ -45,8 +43,8 @@ export function normaliseVariationChoice (parent: Product, chosen: Record<string
     }
     const option = attribute.options.find((o) => sameValue(o, value))
     if (option === undefined) {
-      return fail(domainError(INVALID_VARIATION_DATA,
-        `Invalid value posted for ${label}. Allowed values: ${attribute.options.join(', ')}`, 400,
+      return fail(domainError('variation_attribute_invalid',
+        `Invalid value posted for ${label}. Allowed values: ${attribute.options.join(', ')}`,
         { attribute: attribute.name, value }))
     }
     result[attribute.name] = option
@@ -72,13 +70,13 @@ function matchScore (variation: Product, choice: Record<string, string>): number
  * the chosen value ('' in a variation means any value). When several match, the most specific (fewest "any"
  * attributes) wins, then the first in `variations`. Only variations whose `parentId` is the parent's are considered.
  *
- * Errors (400): `woocommerce_rest_invalid_variation_data` for a missing or invalid attribute value (the message names
- * the attribute), `woocommerce_rest_variation_id_from_variation_data` when no variation matches (as WooCommerce),
- * `woocommerce_rest_cart_invalid_product` when the parent is not a variable product.
+ * Reasons: `variation_attribute_missing` / `variation_attribute_invalid` for a missing or invalid attribute value
+ * (the message names the attribute), `variation_not_found` when no variation matches (as WooCommerce),
+ * `product_not_purchasable` when the parent is not a variable product.
  */
 export function findVariation (parent: Product, variations: readonly Product[], chosen: Record<string, string>): Result<Product> {
   if (parent.type !== 'variable') {
-    return fail(domainError('woocommerce_rest_cart_invalid_product', 'This product cannot be added to the cart.', 400))
+    return fail(domainError('product_not_purchasable', 'This product cannot be added to the cart.'))
   }
   const choice = normaliseVariationChoice(parent, chosen)
   if (!choice.ok) return choice
@@ -93,7 +91,7 @@ export function findVariation (parent: Product, variations: readonly Product[], 
     }
   }
   if (best === undefined) {
-    return fail(domainError('woocommerce_rest_variation_id_from_variation_data', 'No matching variation found.', 400))
+    return fail(domainError('variation_not_found', 'No matching variation found.'))
   }
   return ok(best)
 }

@@ -117,7 +117,8 @@ test('the drawer cart state has every field the drawer renders, and matches its 
     hash: 'abc',
     permalink: ({ parent: p }) => `https://shop.test/product/${p.slug}/`,
     optionalLockedKeys: [keys[1]!],
-    presentations: new Map([[presentation.key, { ...presentation, customPresentation: { badge: 'new' } }]])
+    presentations: new Map([[presentation.key, { ...presentation, customPresentation: { badge: 'new' } }]]),
+    errorCode: (reason) => `code_of_${reason}`
   })
   t.same(Object.keys(state), ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
     'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors'])
@@ -160,9 +161,20 @@ test('the drawer cart state has every field the drawer renders, and matches its 
   t.equal(tee.image, null, 'no image anywhere')
 
   const empty = drawerCartState(priceCart({ lines: [], coupons: [] }, products, new Map(), makeConfig(), NOW), {
-    currency: USD, hash: '', permalink: () => '', optionalLockedKeys: []
+    currency: USD, hash: '', permalink: () => '', optionalLockedKeys: [], errorCode: (reason) => `code_of_${reason}`
   })
   t.same(empty.cartItems, [])
   t.equal(empty.cartShipping, null, 'no shipping for an empty cart')
   t.ok(Compile(DrawerCartStateSchema).Check(empty))
+})
+
+test('the drawer cart state shows the problems found while pricing, in the code the context gives each reason', async (t) => {
+  const pricedWithErrors = priceCart({ lines: [line(99, 1)], coupons: ['ghost'] }, products, new Map(), makeConfig(), NOW)
+  const state = drawerCartState(pricedWithErrors, {
+    currency: USD, hash: '', permalink: () => '', optionalLockedKeys: [], errorCode: (reason) => `code_of_${reason}`
+  })
+  t.same(state.errors, [
+    { code: 'code_of_line_product_missing', message: 'An item which is no longer available was removed from your cart.' },
+    { code: 'code_of_coupon_not_found', message: 'Coupon "ghost" does not exist!' }
+  ])
 })

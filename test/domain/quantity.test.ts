@@ -49,18 +49,17 @@ test('validateQuantity', async (t) => {
   t.equal(validateQuantity(mug, 3, plain), null, 'valid')
   for (const bad of [0, -1, 1.5, Number.NaN]) {
     const error = validateQuantity(mug, bad, plain)
-    t.equal(error?.code, 'woocommerce_rest_product_invalid_quantity', `${bad} refused`)
-    t.equal(error?.status, 400)
+    t.equal(error?.reason, 'quantity_not_whole', `${bad} refused`)
     t.equal(error?.message, 'The quantity of "Mug" must be a whole number of at least 1.')
   }
   const ruled = makeProduct({ name: 'Mug', quantityRules: { minimum: 2, maximum: 10, multipleOf: 2 } })
   const limits = quantityLimits(ruled)
   t.same(validateQuantity(ruled, 1, limits),
-    { code: 'woocommerce_rest_product_invalid_quantity', message: 'The minimum quantity of "Mug" allowed in the cart is 2.', status: 400 })
+    { reason: 'quantity_below_minimum', message: 'The minimum quantity of "Mug" allowed in the cart is 2.' })
   t.same(validateQuantity(ruled, 12, limits),
-    { code: 'woocommerce_rest_product_invalid_quantity', message: 'The maximum quantity of "Mug" allowed in the cart is 10.', status: 400 })
+    { reason: 'quantity_above_maximum', message: 'The maximum quantity of "Mug" allowed in the cart is 10.' })
   t.same(validateQuantity(ruled, 3, limits),
-    { code: 'woocommerce_rest_product_invalid_quantity', message: 'The quantity of "Mug" must be a multiple of 2.', status: 400 })
+    { reason: 'quantity_not_multiple', message: 'The quantity of "Mug" must be a multiple of 2.' })
   t.equal(validateQuantity(ruled, 4, limits), null)
 })
 
@@ -68,14 +67,13 @@ test('validateQuantity: stock', async (t) => {
   const stocked = makeProduct({ name: 'Mug', manageStock: true, stockQuantity: 3 })
   t.equal(validateQuantity(stocked, 3, quantityLimits(stocked)), null, 'all the stock')
   t.same(validateQuantity(stocked, 4, quantityLimits(stocked)), {
-    code: 'woocommerce_rest_product_partially_out_of_stock',
+    reason: 'quantity_exceeds_stock',
     message: 'There is not enough stock of "Mug" for that quantity (3 remaining).',
-    status: 400,
     data: { remaining: 3 }
   }, 'over stock is a stock error, not a maximum error')
   const context = { alreadyInCart: 2 }
   const error = validateQuantity(stocked, 2, quantityLimits(stocked, context), context)
-  t.equal(error?.code, 'woocommerce_rest_product_partially_out_of_stock', 'other lines hold 2 of 3')
+  t.equal(error?.reason, 'quantity_exceeds_stock', 'other lines hold 2 of 3')
   t.same(error?.data, { remaining: 1 })
   const backorder = makeProduct({ manageStock: true, stockQuantity: 3, backorders: 'notify' })
   t.equal(validateQuantity(backorder, 100, quantityLimits(backorder)), null, 'backorders allowed')

@@ -161,10 +161,10 @@ test('lines whose product is gone or no longer purchasable are left out and repo
   t.equal(priced.itemsCount, 1)
   t.equal(priced.totals.totalPrice, 850)
   t.same(priced.errors, [
-    { code: 'woocommerce_rest_cart_invalid_product', message: 'An item which is no longer available was removed from your cart.' },
-    { code: 'woocommerce_rest_cart_invalid_product', message: '"Old Mug" has been removed from your cart because it can no longer be purchased.' },
-    { code: 'woocommerce_rest_cart_invalid_product', message: '"T-shirt - Red, S" has been removed from your cart because it can no longer be purchased.' },
-    { code: 'woocommerce_rest_cart_invalid_product', message: 'An item which is no longer available was removed from your cart.' }
+    { reason: 'line_product_missing', message: 'An item which is no longer available was removed from your cart.' },
+    { reason: 'line_product_unpurchasable', message: '"Old Mug" has been removed from your cart because it can no longer be purchased.' },
+    { reason: 'line_product_unpurchasable', message: '"T-shirt - Red, S" has been removed from your cart because it can no longer be purchased.' },
+    { reason: 'line_product_missing', message: 'An item which is no longer available was removed from your cart.' }
   ])
   const priv = makeProduct({ id: 3, name: 'Staff Mug', status: 'private' })
   const staffCart: CartData = { lines: [line(3, 1)], coupons: [] }
@@ -185,10 +185,10 @@ test('coupons that no longer validate are dropped with an error', async (t) => {
   const priced = priceCart(cart, products, coupons, makeConfig(), NOW)
   // Subtotal 4 × 850 = 3400 < $50.00.
   t.same(priced.errors, [
-    { code: 'woocommerce_rest_cart_coupon_error', message: 'Coupon "ghost" does not exist!' },
-    { code: 'woocommerce_rest_cart_coupon_error', message: 'This coupon has expired.' },
-    { code: 'woocommerce_rest_cart_coupon_error', message: 'The minimum spend for this coupon is $50.00.' },
-    { code: 'woocommerce_rest_cart_coupon_error', message: 'Coupon usage limit has been reached.' }
+    { reason: 'coupon_not_found', message: 'Coupon "ghost" does not exist!' },
+    { reason: 'coupon_expired', message: 'This coupon has expired.' },
+    { reason: 'coupon_minimum_spend', message: 'The minimum spend for this coupon is $50.00.' },
+    { reason: 'coupon_usage_limit', message: 'Coupon usage limit has been reached.' }
   ])
   t.same(priced.coupons.map((c) => [c.coupon.code, c.discount]), [['save10', 340]], 'the valid coupon stays')
   t.equal(priced.totals.totalPrice, 3060)

@@ -9,7 +9,7 @@ const anyM = makeVariation({ id: 13, name: 'T-shirt - M', variationAttributes: {
 const variations = [redS, blueAny, anyM]
 
 function idOf (result: ReturnType<typeof findVariation>): number | string {
-  return result.ok ? result.value.id : result.error.code
+  return result.ok ? result.value.id : result.error.reason
 }
 
 test('findVariation matches every non-empty attribute', async (t) => {
@@ -27,25 +27,25 @@ test('findVariation errors', async (t) => {
   const missing = findVariation(parent, variations, { pa_color: 'Red' })
   t.equal(missing.ok, false)
   if (!missing.ok) {
-    t.equal(missing.error.code, 'woocommerce_rest_invalid_variation_data')
-    t.equal(missing.error.status, 400)
+    t.equal(missing.error.reason, 'variation_attribute_missing')
+    t.same(missing.error.data, { attribute: 'pa_size' })
     t.equal(missing.error.message, 'Missing variation data for variable product. Size is a required field.')
   }
   const empty = findVariation(parent, variations, { pa_color: 'Red', pa_size: '  ' })
-  t.equal(!empty.ok && empty.error.code, 'woocommerce_rest_invalid_variation_data', 'blank value counts as missing')
+  t.equal(!empty.ok && empty.error.reason, 'variation_attribute_missing', 'blank value counts as missing')
   const invalid = findVariation(parent, variations, { pa_color: 'Green', pa_size: 'S' })
   t.equal(invalid.ok, false)
   if (!invalid.ok) {
-    t.equal(invalid.error.code, 'woocommerce_rest_invalid_variation_data')
-    t.equal(invalid.error.status, 400)
+    t.equal(invalid.error.reason, 'variation_attribute_invalid')
+    t.same(invalid.error.data, { attribute: 'pa_color', value: 'Green' })
     t.equal(invalid.error.message, 'Invalid value posted for Color. Allowed values: Red, Blue')
   }
   const noMatch = findVariation(parent, [redS], { pa_color: 'Blue', pa_size: 'M' })
-  t.equal(!noMatch.ok && noMatch.error.code, 'woocommerce_rest_variation_id_from_variation_data', 'valid values, no variation')
+  t.equal(!noMatch.ok && noMatch.error.reason, 'variation_not_found', 'valid values, no variation')
   const foreign = findVariation(parent, [makeVariation({ id: 20, parentId: 99 })], { pa_color: 'Red', pa_size: 'S' })
-  t.equal(!foreign.ok && foreign.error.code, 'woocommerce_rest_variation_id_from_variation_data', 'variations of another parent are ignored')
+  t.equal(!foreign.ok && foreign.error.reason, 'variation_not_found', 'variations of another parent are ignored')
   const simple = findVariation(makeProduct(), variations, {})
-  t.equal(!simple.ok && simple.error.code, 'woocommerce_rest_cart_invalid_product', 'parent is not variable')
+  t.equal(!simple.ok && simple.error.reason, 'product_not_purchasable', 'parent is not variable')
 })
 
 test('normaliseVariationChoice canonicalises keys and values', async (t) => {

@@ -1,6 +1,9 @@
 import type { DomainError } from '../../../domain/types.ts'
 
-/** A cart change the domain refused; routes turn it into a REST error (adding the cart for a 409). */
+/**
+ * A cart change the domain refused, with the domain's reason; routes answer it through the reason table of errors/
+ * (`storeApiError`, `svcError`), adding the cart when `answersWithCart(reason)`.
+ */
 export class CartActionError extends Error {
   readonly domainError: DomainError
   constructor (domainError: DomainError) {

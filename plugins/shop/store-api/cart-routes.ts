@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { RestError } from '../../../errors/index.ts'
+import { answersWithCart, storeApiError } from '../../../errors/index.ts'
 import {
   AddItemBody, AddItemResponses, CartResponses, CouponBody, ItemChangeResponses, RemoveItemBody, UpdateItemBody
 } from '../../../schemas/store-api.ts'
@@ -32,12 +32,9 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       state = await action(key, viewer)
     } catch (error) {
       if (!(error instanceof CartActionError)) throw error
-      const { code, message, status: errorStatus, data } = error.domainError
-      const extra: Record<string, unknown> = { ...data }
-      if (errorStatus === 409) {
-        extra.cart = await serializeCart(await shop.carts.get(key, viewer), shop.serializeContext, shop.extendSchema)
-      }
-      throw new RestError(code, message, errorStatus, extra)
+      const refusal = error.domainError
+      if (!answersWithCart(refusal.reason)) throw storeApiError(refusal)
+      throw storeApiError(refusal, { cart: await serializeCart(await shop.carts.get(key, viewer), shop.serializeContext, shop.extendSchema) })
     }
     return send(reply, state, status)
   }

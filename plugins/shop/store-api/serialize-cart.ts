@@ -1,5 +1,6 @@
 import { lowStockRemaining } from '../../../domain/catalog.ts'
 import type { PricedLine } from '../../../domain/types.ts'
+import { storeApiCode } from '../../../errors/index.ts'
 import type { CartState } from '../cart/cart-service.ts'
 import type { ExtendSchema } from './extend-schema.ts'
 import { amount, currencyBlock } from './money.ts'
@@ -125,7 +126,7 @@ export async function serializeCart (state: CartState, context: SerializeContext
     items_count: priced.itemsCount,
     items_weight: 0,
     cross_sells: (await state.crossSells()).map((product) => serializeProduct(product, context)),
-    errors: priced.errors.map((error) => ({ code: error.code, message: error.message })),
+    errors: priced.errors.map((error) => ({ code: storeApiCode(error.reason), message: error.message })),
     payment_methods: [],
     extensions: await extend.cartData(state)
   }
