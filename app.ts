@@ -9,8 +9,7 @@ import { cartDrawer } from './plugins/cart-drawer/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
-import { shopPlugin, type FilterRegistration } from './plugins/shop/index.ts'
-import type { LoginLimits } from './plugins/shop/auth/login-limit.ts'
+import { shopPlugin, type FilterRegistration, type LoginLimits } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 
 export interface AppOptions {
@@ -102,3 +101,20 @@ export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
 export { adminScreensPlugin } from './plugins/admin-screens/index.ts'
 export type { Storage, RateCounter } from './storage/types.ts'
+
+// What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
+// the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
+export type {
+  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartExtension,
+  FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
+} from './plugins/cart-drawer/index.ts'
+export { CartActionError } from './domain/cart-action-error.ts'
+export { priceCart } from './domain/totals.ts'
+export { cartHash } from './domain/cart-hash.ts'
+export { addToCart, removeLines, setLineQuantity, normaliseCouponCode } from './domain/cart.ts'
+export { applyCoupon, removeCoupon } from './domain/coupons.ts'
+export { effectivePrice, findVariation } from './domain/catalog.ts'
+export { formatMoney } from './domain/money.ts'
+export type {
+  Product, Coupon, CartData, CartLine, PricedCart, PricedLine, ShopConfig, Currency, DomainError
+} from './domain/types.ts'

@@ -29,7 +29,7 @@ import {
 import { goals } from './goals.ts'
 import { fillCarts, redisProbe, sampleRss, summarizeRss, waitForKeysGone } from './scale.ts'
 import { appClient, cartKeyOf, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
-import { createCartTokenSigner } from '../plugins/shop/session/cart-token.ts'
+import { createCartTokenSigner } from '../plugins/shop/index.ts'
 
 const RESULTS_DIR = new URL('./results/', import.meta.url)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -1,4 +1,4 @@
-import { compileTrustedProxies } from '../plugins/security/client-ip.ts'
+import { compileTrustedProxies } from '../plugins/security/index.ts'
 import type { LogFormat } from './logger.ts'
 
 /** The server's environment, read and validated once at start. Plugins never read `process.env`. */

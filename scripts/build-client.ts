@@ -7,8 +7,9 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ADMIN_BUNDLE_FILE, bundleAdmin } from '../plugins/admin-screens/bundle.ts'
-import { BUNDLE_FILE, bundleClient, MAX_GZIPPED_BYTES, packageRoot, type ClientBundle } from '../plugins/drawer-assets/bundle.ts'
+import { ADMIN_BUNDLE_FILE, bundleAdmin } from '../plugins/admin-screens/index.ts'
+import { packageRoot, type ClientBundle } from '../lib/index.ts'
+import { BUNDLE_FILE, bundleClient, MAX_GZIPPED_BYTES } from '../plugins/drawer-assets/index.ts'
 
 export interface BuiltClient {
   path: string

@@ -1,5 +1,4 @@
-import { MANAGE_SHOP } from '../plugins/shop/auth/auth-service.ts'
-import { hashPassword } from '../plugins/shop/auth/password.ts'
+import { hashPassword, MANAGE_SHOP } from '../plugins/shop/index.ts'
 import type { Storage } from '../storage/types.ts'
 import { demoCoupons, demoProducts } from './demo-catalog.ts'
 

@@ -1,4 +1,4 @@
-import { bundleEntry, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
+import { bundleEntry, packageRoot, type ClientBundle } from '../../lib/index.ts'
 
 /** The admin screens' script: its entry point and the file `npm run build:client` writes, from the package root. */
 export const ADMIN_ENTRY = 'client/admin/main.ts'

@@ -6,8 +6,8 @@ import { currencyBlock } from '../../domain/money.ts'
 import { restError } from '../../errors/index.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { SettingsSchema } from '../../schemas/settings.ts'
-import { bundleLoader, describeBundle, packageRoot, type ClientBundle } from '../drawer-assets/bundle.ts'
-import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/security.ts'
+import { bundleLoader, describeBundle, packageRoot, sendStaticAsset, type ClientBundle } from '../../lib/index.ts'
+import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/index.ts'
 import type { Edition } from '../security/index.ts'
 import type { Login, StorefrontContext, StorefrontLink } from '../cart-drawer/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
@@ -157,20 +157,6 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       ...errors
     }
   })
-  /** A static file with an ETag; a year in caches under its hashed URL, five minutes otherwise. */
-  function sendAsset (request: FastifyRequest<{ Querystring: { v?: string } }>, reply: FastifyReply, file: ClientBundle, type: string) {
-    const etag = `"${file.hash}"`
-    reply
-      .type(type)
-      .header('ETag', etag)
-      .header('Vary', 'Accept-Encoding')
-      .header('X-Content-Type-Options', 'nosniff')
-      .header('Cache-Control', request.query.v === file.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) return reply.header('Content-Encoding', 'gzip').send(file.gzipped)
-    return reply.send(file.code)
-  }
-
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_SCRIPT_PATH, {
     schema: assetSchema('getAdminScript', 'The admin screens\' script', 'The script (`text/javascript`).', {
       404: { ...ErrorBody, 'x-response-description': 'The script cannot be built (`svc_not_found`).' }
@@ -183,12 +169,12 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       request.log.error({ err: error }, 'the admin script cannot be built')
       throw restError('svc_not_found', 'The admin script is not available.')
     }
-    return sendAsset(request, reply, file, 'text/javascript; charset=utf-8')
+    return sendStaticAsset(request, reply, file, 'text/javascript; charset=utf-8')
   })
 
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_STYLE_PATH, {
     schema: assetSchema('getAdminStylesheet', 'The admin screens\' stylesheet', 'The stylesheet (`text/css`).')
-  }, async (request, reply) => sendAsset(request, reply, style, 'text/css; charset=utf-8'))
+  }, async (request, reply) => sendStaticAsset(request, reply, style, 'text/css; charset=utf-8'))
 }, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from './page-config.ts'

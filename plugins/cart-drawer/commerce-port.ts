@@ -199,5 +199,7 @@ export interface FilterPort {
   apply<N extends DrawerFilterName> (name: N, value: ValueOf<N>, ...args: ArgsOf<N>): Promise<ValueOf<N>>
   has (name: DrawerFilterName): boolean
   /** Where the errors of callbacks that threw are reported (their input value is kept). */
-  setErrorReporter (report: (name: string, error: unknown) => void): void
+  setErrorReporter (report: FilterErrorReporter): void
 }
+
+export type FilterErrorReporter = (name: string, error: unknown) => void

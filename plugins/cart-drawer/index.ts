@@ -67,5 +67,5 @@ export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type {
   CommercePort, CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
-  CartExtension, FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
+  CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './commerce-port.ts'

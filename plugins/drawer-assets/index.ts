@@ -3,10 +3,11 @@ import fp from 'fastify-plugin'
 import { Type } from 'typebox'
 import { restError } from '../../errors/index.ts'
 import { ErrorBody } from '../../schemas/error.ts'
-import { PUBLIC_SECURITY } from '../openapi/security.ts'
+import { PUBLIC_SECURITY } from '../openapi/index.ts'
 import type { Edition } from '../security/index.ts'
 import type { StorefrontContext, StorefrontScript } from '../cart-drawer/index.ts'
-import { BUNDLE_FILE, bundleClient, bundleLoader, packageRoot, type ClientBundle } from './bundle.ts'
+import { bundleLoader, packageRoot, sendStaticAsset, type ClientBundle } from '../../lib/index.ts'
+import { BUNDLE_FILE, bundleClient } from './bundle.ts'
 import { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
 
 export interface DrawerAssetsOptions {
@@ -51,17 +52,7 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
       request.log.error({ err: error }, 'the drawer script cannot be built')
       throw restError('svc_not_found', 'The drawer script is not available.')
     }
-    const etag = `"${script.hash}"`
-    reply
-      .type('text/javascript; charset=utf-8')
-      .header('ETag', etag)
-      .header('Vary', 'Accept-Encoding')
-      .header('Cache-Control', request.query.v === script.hash ? 'public, max-age=31536000, immutable' : 'public, max-age=300')
-    if (request.headers['if-none-match'] === etag) return reply.code(304).send()
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-      return reply.header('Content-Encoding', 'gzip').send(script.gzipped)
-    }
-    return reply.send(script.code)
+    return sendStaticAsset(request, reply, script, 'text/javascript; charset=utf-8')
   })
 
   const remove = shop.filters.add('storefront_scripts', async (scripts: StorefrontScript[], context: StorefrontContext) => {
@@ -84,4 +75,4 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
 }, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
-export { MAX_GZIPPED_BYTES, bundleClient, type ClientBundle } from './bundle.ts'
+export { BUNDLE_FILE, MAX_GZIPPED_BYTES, bundleClient } from './bundle.ts'

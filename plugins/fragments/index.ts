@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin'
 import { jsonScriptElement } from '../../domain/json-script.ts'
+import { isPlainObject } from '../../lib/index.ts'
 
 /** The one fragment the service adds (specification §2.2), and the class of its element. */
 export const SVC_FRAGMENT_KEY = '.svc-cart-json'
@@ -14,12 +15,6 @@ export const SVC_FRAGMENT_PRIORITY = 1000
 export interface FragmentsPluginOptions {
   /** Default `SVC_FRAGMENT_PRIORITY`. */
   priority?: number
-}
-
-function isPlainObject (value: unknown): value is Record<string, unknown> {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
 }
 
 /**

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import { HealthSchema, NotReadySchema, ReadinessSchema } from '../../schemas/health.ts'
-import { PUBLIC_SECURITY } from '../openapi/security.ts'
+import { PUBLIC_SECURITY } from '../openapi/index.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
 
 export interface HealthPluginOptions {

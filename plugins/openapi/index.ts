@@ -5,7 +5,7 @@ import type { FastifySchema } from 'fastify'
 import fp from 'fastify-plugin'
 import swagger, { type SwaggerTransform } from '@fastify/swagger'
 import { ErrorBody } from '../../schemas/error.ts'
-import '../security/context.ts'
+import type {} from '../security/index.ts'
 import { addRateLimitHeaders, addRetryAfterToRefusals, RATE_LIMIT_EXTENSION, rateLimitExtension, rateLimitSentence } from './rate-limit.ts'
 import { SECURITY_SCHEMES, STORE_API_CART_SECURITY, svcSecurity } from './security.ts'
 import { actionPath, mergeWcAjaxActions } from './wc-ajax.ts'
@@ -279,3 +279,8 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
     return fastify.swagger()
   })
 }, { name: 'openapi', fastify: '5.x' })
+
+export {
+  COOKIE_CART_SECURITY, LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY, PUBLIC_SECURITY, SECURITY_SCHEMES, SESSION_SECURITY,
+  STORE_API_CART_SECURITY, svcSecurity, type SecurityRequirement
+} from './security.ts'

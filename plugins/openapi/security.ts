@@ -1,6 +1,5 @@
 import type { AccessGroup } from '../security/index.ts'
-import { SESSION_COOKIE } from '../shop/auth/session-cookie.ts'
-import { CART_COOKIE } from '../shop/session/store-api-session.ts'
+import { CART_COOKIE, SESSION_COOKIE } from '../shop/index.ts'
 
 /**
  * The credentials a request can carry, as OpenAPI security schemes, and the `security` of each kind of route. A

@@ -174,3 +174,4 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
 export type { SvcRequestContext } from './context.ts'
 export { BODY_LIMITS, perHour, perMinute, type SvcRouteRules, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit, type HttpMethod } from './route-rules.ts'
+export { compileTrustedProxies, type TrustFunction } from './client-ip.ts'

@@ -3,6 +3,7 @@ import { Settings as TypeBoxSettings } from 'typebox/system'
 import { Value } from 'typebox/value'
 import { SettingsSchema, type Settings } from '../../schemas/settings.ts'
 import { semanticProblems } from './semantic-checks.ts'
+import { isPlainObject } from '../../lib/index.ts'
 
 /**
  * Pure helpers for the settings document: defaults, deep merge, validation with every problem listed, and the
@@ -12,12 +13,6 @@ export type Json = Record<string, unknown>
 
 /** `{path: message}`: every problem of a document, one message per path (`drawer_config.width_desktop`). */
 export type SettingsProblems = Record<string, string>
-
-export function isPlainObject (value: unknown): value is Json {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
 
 /** Sets an own, enumerable property even for a key such as `__proto__` (which plain assignment would not create). */
 function define (target: Json, key: string, value: unknown): void {

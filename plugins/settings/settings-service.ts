@@ -1,9 +1,10 @@
 import type { Settings } from '../../schemas/settings.ts'
 import type { SettingsStore } from '../../storage/types.ts'
 import {
-  deepMerge, defaultSettings, effectiveSettings, isPlainObject, repairOverrides, settingsProblems,
+  deepMerge, defaultSettings, effectiveSettings, repairOverrides, settingsProblems,
   type Json, type SettingsProblems
 } from './document.ts'
+import { isPlainObject } from '../../lib/index.ts'
 
 /** The effective settings and the version they were read at (0 while nothing has been saved). */
 export interface VersionedSettings {

@@ -108,3 +108,9 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
 }, { name: 'shop', fastify: '5.x' })
 
 export type { FilterRegistration, FilterCallback, FilterName } from './filters/registry.ts'
+export { SESSION_COOKIE } from './auth/session-cookie.ts'
+export { CART_COOKIE } from './session/store-api-session.ts'
+export { MANAGE_SHOP } from './auth/auth-service.ts'
+export { hashPassword } from './auth/password.ts'
+export { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
+export type { LoginLimits } from './auth/login-limit.ts'

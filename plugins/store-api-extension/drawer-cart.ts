@@ -6,7 +6,7 @@ import {
 } from '../../domain/drawer-state.ts'
 import type { PricedLine } from '../../domain/types.ts'
 import { storeApiCode } from '../../errors/index.ts'
-import type { SettingsService } from '../settings/settings-service.ts'
+import type { SettingsService } from '../settings/index.ts'
 import type { CartState, CommercePort } from '../cart-drawer/index.ts'
 import { FilterIssues, type FilterErrorCapture } from './filter-issues.ts'
 import { CART_FILTER, checkCartExtension, checkPresentationRow, ITEM_FILTER, type OwnCartExtension } from './filter-output.ts'

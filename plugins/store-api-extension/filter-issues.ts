@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { FastifyBaseLogger } from 'fastify'
-import type { FilterErrorReporter } from '../shop/filters/registry.ts'
+import type { FilterErrorReporter } from '../cart-drawer/index.ts'
 
 interface Issue {
   filter: string

@@ -3,6 +3,7 @@ import { backorderNoticeFromHtml, type ItemPresentation } from '../../domain/dra
 import { DrawerConfigSchema, LauncherSchema } from '../../schemas/settings.ts'
 import { SvcQuantityLimitsSchema } from '../../schemas/svc-extension.ts'
 import type { FilterIssues } from './filter-issues.ts'
+import { isPlainObject } from '../../lib/index.ts'
 
 /**
  * Checks what the filters `svc_cart_item_data` and `svc_store_api_cart_extension_data` return, part by part: a
@@ -19,12 +20,6 @@ export const PROTECTED_KEYS = ['coupons', 'item_presentations', 'optional_locked
 const MAX_DEPTH = 32
 
 type Json = Record<string, unknown>
-
-export function isPlainObject (value: unknown): value is Json {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  const prototype = Object.getPrototypeOf(value)
-  return prototype === Object.prototype || prototype === null
-}
 
 /**
  * Whether `value` is plain JSON data: null, booleans, finite numbers, strings, arrays and plain objects of those,

@@ -16,3 +16,5 @@ export const svcFreePlugin = fp(async (fastify) => {
 }, { name: 'svc-free', fastify: '5.x', dependencies: ['security', 'settings', 'store-api-extension'] })
 
 export { DrawerDataSections, type SectionLoader } from './drawer-data.ts'
+export { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
+export { productCard, recommendationsFor } from './recommendations.ts'

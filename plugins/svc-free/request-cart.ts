@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { DrawerCartState } from '../../domain/drawer-state.ts'
 import { answersWithCart, svcError } from '../../errors/index.ts'
-import { CartActionError } from '../shop/cart/cart-action-error.ts'
+import { CartActionError } from '../../domain/cart-action-error.ts'
 import type { CartState, Viewer } from '../cart-drawer/index.ts'
 
 /** The cart key the security plugin resolved from the Cart-Token (cart-session routes only). */

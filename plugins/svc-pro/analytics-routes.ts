@@ -8,7 +8,7 @@ import {
 import { adminErrors } from '../../schemas/svc-pro.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { BODY_LIMITS, perHour, perMinute } from '../security/index.ts'
-import { cartKeyOf } from '../svc-free/request-cart.ts'
+import { cartKeyOf } from '../svc-free/index.ts'
 import { DrawerAnalytics, summaryRange } from './analytics.ts'
 
 const tags = ['svc']

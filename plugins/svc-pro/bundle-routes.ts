@@ -5,7 +5,7 @@ import { ErrorBody } from '../../schemas/error.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { AddBundleBody, BundleCompanionsSchema, BundleConfigsSchema, CompanionsQuery, publicErrors } from '../../schemas/svc-pro-bundles.ts'
 import { perMinute } from '../security/index.ts'
-import { cartKeyOf, changeCart, viewerOf } from '../svc-free/request-cart.ts'
+import { cartKeyOf, changeCart, viewerOf } from '../svc-free/index.ts'
 import { BundleBuilder } from './bundles.ts'
 
 const tags = ['svc']

@@ -5,9 +5,9 @@ import {
 } from '../../domain/bundles.ts'
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
-import { CartActionError } from '../shop/cart/cart-action-error.ts'
+import { CartActionError } from '../../domain/cart-action-error.ts'
 import type { CartState, Viewer } from '../cart-drawer/index.ts'
-import { productCard } from '../svc-free/recommendations.ts'
+import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>
 

@@ -9,7 +9,7 @@ import { ShippingMeterSchema, SmartAddonListSchema, SpotlightAddBody, ToggleAddo
 import { perMinute } from '../security/index.ts'
 import type { CartState } from '../cart-drawer/index.ts'
 import { currencyBlock } from '../../domain/money.ts'
-import { cartKeyOf, cartStateOf, changeCart, viewerOf } from '../svc-free/request-cart.ts'
+import { cartKeyOf, cartStateOf, changeCart, viewerOf } from '../svc-free/index.ts'
 import type { SmartAddons } from './smart-addons.ts'
 import { activeSpotlight, spotlightView } from './spotlight.ts'
 

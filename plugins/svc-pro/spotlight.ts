@@ -3,7 +3,7 @@ import type { ConditionGroup } from '../../domain/conditions/index.ts'
 import { isRecommendationAddable } from '../../domain/recommendations.ts'
 import type { Product } from '../../domain/types.ts'
 import type { CartState, Viewer } from '../cart-drawer/index.ts'
-import { productCard } from '../svc-free/recommendations.ts'
+import { productCard } from '../svc-free/index.ts'
 import { conditionsHold } from './visitor.ts'
 
 /** The featured offer when it applies to this cart and visitor: enabled, conditions hold, product addable. */

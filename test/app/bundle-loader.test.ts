@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { test } from 'tap'
-import { bundleLoader, describeBundle, type ClientBundle } from '../../plugins/drawer-assets/bundle.ts'
+import { bundleLoader, describeBundle, type ClientBundle } from '../../lib/index.ts'
 
 test('a script is read once from its built file', async (t) => {
   const folder = await mkdtemp(join(tmpdir(), 'svc-bundle-'))

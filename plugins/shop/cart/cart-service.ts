@@ -7,7 +7,7 @@ import { priceCart } from '../../../domain/totals.ts'
 import type { CartData, Coupon, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
 import type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer } from '../../cart-drawer/index.ts'
-import { CartActionError } from './cart-action-error.ts'
+import { CartActionError } from '../../../domain/cart-action-error.ts'
 
 // The cart types are the commerce port's: this service is the reference platform's side of it.
 export type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer }

@@ -4,7 +4,7 @@ import { answersWithCart, storeApiError } from '../../../errors/index.ts'
 import {
   AddItemBody, AddItemResponses, CartResponses, CouponBody, ItemChangeResponses, RemoveItemBody, UpdateItemBody
 } from '../../../schemas/store-api.ts'
-import { CartActionError } from '../cart/cart-action-error.ts'
+import { CartActionError } from '../../../domain/cart-action-error.ts'
 import type { CartState, Viewer } from '../cart/cart-service.ts'
 import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
 import { serializeCart } from './serialize-cart.ts'

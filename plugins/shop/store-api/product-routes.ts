@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { isViewable } from '../../../domain/catalog.ts'
 import { RestError } from '../../../errors/index.ts'
 import { ProductListResponses, ProductParams, ProductResponses, ProductsQuery } from '../../../schemas/store-api.ts'
-import { PUBLIC_SECURITY } from '../../openapi/security.ts'
+import { PUBLIC_SECURITY } from '../../openapi/index.ts'
 import { serializeProduct } from './serialize-product.ts'
 
 /** `{restRoot}wc/store/v1/products`: published products that the catalog shows. */

@@ -1,4 +1,4 @@
-import type { DomainError } from '../../../domain/types.ts'
+import type { DomainError } from './types.ts'
 
 /**
  * A cart change the domain refused, with the domain's reason; routes answer it through the reason table of errors/

@@ -1,0 +1,4 @@
+/** Small helpers shared by the plugins: no Fastify plugin, no state. */
+export { CLIENT_TSCONFIG, bundleEntry, bundleLoader, describeBundle, packageRoot, type ClientBundle } from './client-bundle.ts'
+export { isPlainObject, type Json } from './plain-object.ts'
+export { sendStaticAsset } from './static-asset.ts'
