@@ -19,10 +19,9 @@ WORKDIR /app
 # (SVC_SECRET) or with a published demo password.
 ENV NODE_ENV=production
 COPY package.json package-lock.json ./
-# fastify is a peer dependency (a shop's app brings its own) and, for development, a devDependency. This image is the
-# app, so it installs the locked fastify as a production dependency: without the devDependency entry the peer entry
-# decides, and npm ci takes the version from package-lock.json.
-RUN npm pkg delete devDependencies.fastify && npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+# fastify is a peer dependency (a shop's app brings its own); npm installs peers, so the locked fastify comes with the
+# production dependencies here.
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 ENV HOST=0.0.0.0 PORT=3000 SVC_DATA_DIR=/data
