@@ -9,7 +9,7 @@ import { cartDrawer } from './plugins/cart-drawer/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
-import { shopPlugin, type FilterRegistration, type LoginLimits } from './plugins/shop/index.ts'
+import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 
 export interface AppOptions {
@@ -60,7 +60,10 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain')
   installErrorHandling(app)
   await app.register(htmlSecurityPlugin, { origins: [options.siteUrl ?? DEFAULT_SITE_URL, options.homeUrl ?? options.siteUrl ?? DEFAULT_SITE_URL] })
-  await app.register(openapiPlugin, { servers: [{ url: (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '') }] })
+  await app.register(openapiPlugin, {
+    servers: [{ url: (options.siteUrl ?? DEFAULT_SITE_URL).replace(/\/+$/, '') }],
+    cookies: { cart: CART_COOKIE, session: SESSION_COOKIE }
+  })
   await app.register(healthPlugin, { storage: options.storage, rateCounter: options.rateCounter })
   await app.register(shopPlugin, {
     storage: options.storage,
@@ -79,6 +82,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     edition: options.edition ?? 'free',
     commerce: app.shop.commerce,
     stores: { settings: options.storage, analytics: options.storage },
+    secrets: options.secrets,
     rateCounter: options.rateCounter,
     allowedOrigins: options.allowedOrigins,
     trustedProxyCidrs: options.trustedProxyCidrs,

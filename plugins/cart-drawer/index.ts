@@ -21,6 +21,8 @@ export interface CartDrawerOptions {
   commerce: CommercePort
   /** Where the drawer keeps its settings and analytics. */
   stores: DrawerStores
+  /** Signing secrets (each at least 32 bytes), newest first: the drawer keys its visitor hashes with the first. */
+  secrets: readonly string[]
   /** Origins allowed to call `svc/v1` besides the home and site URLs' (default value of `svc_rest_allowed_origins`). */
   allowedOrigins?: readonly string[]
   /** Trusted proxy ranges (default value of `svc_rest_trusted_proxy_cidrs`). */
@@ -39,7 +41,7 @@ export interface CartDrawerOptions {
  */
 export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
-  await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores })
+  await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores, secrets: options.secrets })
   await fastify.register(settingsPlugin)
   await fastify.register(storeApiExtensionPlugin)
   await fastify.register(fragmentsPlugin)

@@ -7,7 +7,7 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger'
 import { ErrorBody } from '../../schemas/error.ts'
 import type {} from '../security/index.ts'
 import { addRateLimitHeaders, addRetryAfterToRefusals, RATE_LIMIT_EXTENSION, rateLimitExtension, rateLimitSentence } from './rate-limit.ts'
-import { SECURITY_SCHEMES, STORE_API_CART_SECURITY, svcSecurity } from './security.ts'
+import { securitySchemes, STORE_API_CART_SECURITY, svcSecurity, type CookieNames } from './security.ts'
 import { actionPath, mergeWcAjaxActions } from './wc-ajax.ts'
 
 export interface OpenapiServer {
@@ -16,6 +16,8 @@ export interface OpenapiServer {
 }
 
 export interface OpenapiPluginOptions {
+  /** The names of the platform's cart and session cookies, for their security schemes. */
+  cookies: CookieNames
   /** The servers the document names (for example the site URL). Default: none. */
   servers?: readonly OpenapiServer[]
   /** The API version in the document. Default: the package's version (package.json). */
@@ -265,7 +267,7 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
       },
       servers: (options.servers ?? []).map((server) => ({ ...server })),
       tags: OPENAPI_TAGS,
-      components: { securitySchemes: structuredClone(SECURITY_SCHEMES) }
+      components: { securitySchemes: securitySchemes(options.cookies) }
     },
     hideUntagged: false,
     transformObject: (document) => finishDocument(('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Json, pkg.license),
@@ -281,6 +283,6 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
 }, { name: 'openapi', fastify: '5.x' })
 
 export {
-  COOKIE_CART_SECURITY, LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY, PUBLIC_SECURITY, SECURITY_SCHEMES, SESSION_SECURITY,
-  STORE_API_CART_SECURITY, svcSecurity, type SecurityRequirement
+  COOKIE_CART_SECURITY, LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY, PUBLIC_SECURITY, securitySchemes, SESSION_SECURITY,
+  STORE_API_CART_SECURITY, svcSecurity, type CookieNames, type SecurityRequirement
 } from './security.ts'

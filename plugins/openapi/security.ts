@@ -1,5 +1,4 @@
 import type { AccessGroup } from '../security/index.ts'
-import { CART_COOKIE, SESSION_COOKIE } from '../shop/index.ts'
 
 /**
  * The credentials a request can carry, as OpenAPI security schemes, and the `security` of each kind of route. A
@@ -15,35 +14,44 @@ export const CART_COOKIE_SCHEME = 'cartCookie'
 export const SESSION_COOKIE_SCHEME = 'sessionCookie'
 export const REST_NONCE_SCHEME = 'restNonce'
 
-export const SECURITY_SCHEMES = {
-  [CART_TOKEN_SCHEME]: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'Cart-Token',
-    description: 'The Cart-Token of an earlier response names the cart (HS256 JWT, 48 hours). On the Store API an ' +
-      'invalid or expired token starts a new cart; on `svc/v1` it is refused (403 `svc_invalid_cart_token`).'
-  },
-  [CART_COOKIE_SCHEME]: {
-    type: 'apiKey',
-    in: 'cookie',
-    name: CART_COOKIE,
-    description: "The browser's classic cart session: a signed cookie naming the cart, set by the platform when a " +
-      'request without a Cart-Token starts or finds a cart.'
-  },
-  [SESSION_COOKIE_SCHEME]: {
-    type: 'apiKey',
-    in: 'cookie',
-    name: SESSION_COOKIE,
-    description: 'The signed session cookie of a logged-in user, set by `POST /account/login`.'
-  },
-  [REST_NONCE_SCHEME]: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-WP-Nonce',
-    description: 'The REST nonce (action `wp_rest`) of the logged-in user, from `POST /account/login` or ' +
-      '`GET /account/rest-nonce`; sent with the session cookie, as WordPress does.'
-  }
-} as const
+/** The names of the platform's two cookies, which the cookie schemes document. */
+export interface CookieNames {
+  cart: string
+  session: string
+}
+
+/** The credentials' schemes, named after the platform's cookies. */
+export function securitySchemes (cookies: CookieNames) {
+  return {
+    [CART_TOKEN_SCHEME]: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'Cart-Token',
+      description: 'The Cart-Token of an earlier response names the cart (HS256 JWT, 48 hours). On the Store API an ' +
+        'invalid or expired token starts a new cart; on `svc/v1` it is refused (403 `svc_invalid_cart_token`).'
+    },
+    [CART_COOKIE_SCHEME]: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: cookies.cart,
+      description: "The browser's classic cart session: a signed cookie naming the cart, set by the platform when a " +
+        'request without a Cart-Token starts or finds a cart.'
+    },
+    [SESSION_COOKIE_SCHEME]: {
+      type: 'apiKey',
+      in: 'cookie',
+      name: cookies.session,
+      description: 'The signed session cookie of a logged-in user, set by `POST /account/login`.'
+    },
+    [REST_NONCE_SCHEME]: {
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-WP-Nonce',
+      description: 'The REST nonce (action `wp_rest`) of the logged-in user, from `POST /account/login` or ' +
+        '`GET /account/rest-nonce`; sent with the session cookie, as WordPress does.'
+    }
+  } as const
+}
 
 /** Sends no credentials and reads none. */
 export const PUBLIC_SECURITY: SecurityRequirement[] = []

@@ -78,10 +78,16 @@ export function summaryRange (query: { from?: string, to?: string }, now: Date):
  * The visitor is an HMAC-SHA256 of the cart key under a key derived from the shop's first signing secret, so
  * events of one cart share a visitor while neither the cart key nor an IP address is stored, and someone holding
  * only the database cannot link events to stored carts (unless the secret itself lives there, as the embedded
- * default's generated secret does). The secrets are not on `fastify.shop`; the derivation uses
- * the cookie signer the shop registers with them (`fastify.signCookie` of a fixed label: an HMAC-SHA256 under the
- * first secret, computed once and never sent anywhere). Rotating the first secret starts new visitor hashes.
+ * default's generated secret does). The key is an HMAC-SHA256 of a fixed label under the drawer's first secret
+ * (`cartDrawer`'s `secrets`), in the signed-cookie form the platform's cookie signer gives the same label, so hashes
+ * stored before the drawer held its own secrets stay valid; it is computed once and never sent anywhere. Rotating
+ * the first secret starts new visitor hashes.
  */
+/** `label.` + the label's HMAC-SHA256 in unpadded base64, under `secret`. */
+function visitorKey (secret: string): string {
+  return `${VISITOR_KEY_LABEL}.${createHmac('sha256', secret).update(VISITOR_KEY_LABEL).digest('base64').replace(/=+$/, '')}`
+}
+
 export class DrawerAnalytics {
   readonly #fastify: FastifyInstance
   readonly #visitorKey: string
@@ -89,7 +95,7 @@ export class DrawerAnalytics {
 
   constructor (fastify: FastifyInstance) {
     this.#fastify = fastify
-    this.#visitorKey = fastify.signCookie(VISITOR_KEY_LABEL)
+    this.#visitorKey = visitorKey(fastify.drawerSecrets[0]!)
   }
 
   /** The stored name of the visitor holding `cartKey`. */

@@ -29,6 +29,7 @@ test("the README's embedding recipe: one cartDrawer registration gives the host 
     edition: 'pro' as const,
     commerce: parent.shop.commerce,
     stores: { settings: storage, analytics: storage },
+    secrets: [SECRET],
     rateCounter
   }))
   // The host's own route keeps working beside the drawer.

@@ -72,7 +72,7 @@ test('a route the edition promises but no plugin adds stops the server at start,
   app.addHook('onRoute', (route) => {
     if (route.url === '/wp-json/svc/v1/cart' && route.method === 'GET') route.url = '/elsewhere/cart'
   })
-  await app.register(cartDrawer, { edition: 'free', rateCounter, commerce: app.shop.commerce, stores: { settings: storage, analytics: storage } })
+  await app.register(cartDrawer, { edition: 'free', rateCounter, commerce: app.shop.commerce, stores: { settings: storage, analytics: storage }, secrets: ['x'.repeat(32)] })
   t.same(missingRoutes('free', app.svcRoutes), ['GET /cart'], 'missingRoutes names it')
   t.same(missingRoutes('pro', app.svcRoutes).length, 13, 'and a Pro edition would lack it and the twelve Pro routes')
   await t.rejects(async () => { await app.ready() }, /The free edition lacks svc\/v1 route\(s\) of the specification: GET \/cart/)
@@ -86,7 +86,7 @@ test('an svc/v1 route that declares no rules cannot be added', async (t) => {
   t.teardown(() => app.close())
   await app.register(shopPlugin, { storage, secrets: ['x'.repeat(32)], restRoot: '/wp-json/', homeUrl: 'http://shop.test', siteUrl: 'http://shop.test', config: demoShopConfig })
   // The security plugin alone, over the platform's side of the commerce port.
-  await app.register(commercePlugin, { commerce: app.shop.commerce, stores: { settings: storage, analytics: storage } })
+  await app.register(commercePlugin, { commerce: app.shop.commerce, stores: { settings: storage, analytics: storage }, secrets: ['x'.repeat(32)] })
   await app.register(securityPlugin, { rateCounter })
   await t.rejects(async () => {
     await app.register(fp(async (scope) => {
