@@ -1,0 +1,222 @@
+import {
+  addToCart, applyCoupon, CartActionError, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
+  removeLines, setLineQuantity,
+  type AddItemInput, type CartData, type CartReconciler, type CartsPort, type CartSnapshotter, type CartState,
+  type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
+} from 'cart-drawer-service'
+import type { CartRead, StoredCart } from 'cart-drawer-service/storage'
+import type { Catalog } from './catalog.ts'
+
+const EMPTY: CartData = { lines: [], coupons: [] }
+const GUEST: Viewer = { canReadPrivate: false, userId: null }
+
+/**
+ * A refusal, thrown as the drawer expects it: the package's `CartActionError` with the domain's reason (the drawer's
+ * routes catch that class and no other, see the report in docs/decisions.md "The example host").
+ */
+function refuse (error: DomainError): never {
+  throw new CartActionError(error)
+}
+
+function unwrap<T> (result: { ok: true, value: T } | { ok: false, error: DomainError }): T {
+  if (!result.ok) refuse(result.error)
+  return result.value
+}
+
+const notPurchasable = (): DomainError => ({ reason: 'product_not_purchasable', message: 'This product cannot be added to the cart.' })
+
+function productIds (data: CartData): Set<number> {
+  const ids = new Set<number>()
+  for (const line of data.lines) {
+    ids.add(line.productId)
+    if (line.variationId !== 0) ids.add(line.variationId)
+  }
+  return ids
+}
+
+export interface ShopCartsOptions {
+  catalog: Catalog
+  config: ShopConfig
+  now: () => Date
+  /**
+   * The drawer's settings version, which `CartRead` must carry (the drawer checks its settings cache against it): the
+   * host passes its own settings store's version.
+   */
+  settingsVersion: () => Promise<number>
+}
+
+/**
+ * The tea shop's carts, kept in a Map by cart key, and its side of the port's `CartsPort`. Every change is one
+ * synchronous read-modify-write of the Map (the domain functions are pure and the catalog is in memory), so no two
+ * changes of one cart can interleave: the memory shop needs no lock. Snapshots are not kept (the port allows that).
+ */
+export class ShopCarts implements CartsPort {
+  readonly #carts = new Map<string, StoredCart>()
+  readonly #catalog: Catalog
+  readonly #config: ShopConfig
+  readonly #now: () => Date
+  readonly #settingsVersion: () => Promise<number>
+  #lockedLines: LockedLines = () => new Set()
+  #lockedLinesGeneration = 0
+  #reconciler: CartReconciler | undefined
+
+  constructor (options: ShopCartsOptions) {
+    this.#catalog = options.catalog
+    this.#config = options.config
+    this.#now = options.now
+    this.#settingsVersion = options.settingsVersion
+  }
+
+  async read (key: string): Promise<CartRead> {
+    const cart = this.#stored(key)
+    const data = cart?.data ?? EMPTY
+    return {
+      cart,
+      products: this.#catalog.getMany(productIds(data)),
+      coupons: this.#catalog.coupons(data.coupons),
+      settingsVersion: await this.#settingsVersion(),
+      catalogVersion: this.#catalog.version
+    }
+  }
+
+  priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
+    const priced = priceCart(read.cart?.data ?? EMPTY, read.products, read.coupons, this.#config, this.#now(), viewer)
+    let crossSells: Promise<Product[]> | undefined
+    return {
+      key,
+      stored: read.cart,
+      priced,
+      hash: cartHash(priced),
+      crossSells: () => (crossSells ??= Promise.resolve(this.#crossSells(priced, productIds(read.cart?.data ?? EMPTY)))),
+      settingsVersion: read.settingsVersion
+    }
+  }
+
+  async get (key: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.priceRead(key, await this.read(key), viewer)
+  }
+
+  async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
+    const { product, parent } = this.#resolve(input)
+    return this.#change(key, viewer, (data) =>
+      unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation }, viewer)).cart)
+  }
+
+  async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#lockedLines(data))))
+  }
+
+  /** The shop's own quantity change (its Store API's `update-item`); a locked line is refused, 0 removes the line. */
+  async setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => {
+      if (this.#lockedLines(data).has(itemKey)) {
+        refuse({ reason: 'item_locked', message: 'This cart item is locked: it can only be changed by the drawer\'s own controls.', data: { keys: [itemKey] } })
+      }
+      if (quantity === 0) return unwrap(removeLines(data, [itemKey]))
+      const line = data.lines.find((candidate) => candidate.key === itemKey)
+      const product = line === undefined ? null : this.#catalog.get(line.variationId || line.productId)
+      return unwrap(setLineQuantity(data, itemKey, quantity, product))
+    })
+  }
+
+  async applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
+    const normalised = normaliseCouponCode(code)
+    return this.#change(key, viewer, (data) => {
+      const subtotal = this.#price(data, viewer).totals.totalItems
+      return unwrap(applyCoupon(data, this.#catalog.coupon(normalised), { code: normalised, subtotal, now: this.#now(), currency: this.#config.currency }))
+    })
+  }
+
+  async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => unwrap(removeCoupon(data, normaliseCouponCode(code))))
+  }
+
+  async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
+    return this.#change(key, viewer, change)
+  }
+
+  lockedLines (data: CartData): ReadonlySet<string> {
+    return this.#lockedLines(data)
+  }
+
+  get lockedLinesGeneration (): number {
+    return this.#lockedLinesGeneration
+  }
+
+  setLockedLines (lockedLines: LockedLines): void {
+    this.#lockedLines = lockedLines
+    this.#lockedLinesGeneration++
+  }
+
+  setReconciler (reconciler: CartReconciler): void {
+    this.#reconciler = reconciler
+  }
+
+  // Snapshots: none. Every read prices the cart, which in memory costs next to nothing.
+  setSnapshotter (_snapshotter: CartSnapshotter): void {}
+  async readSnapshot (_key: string): Promise<string | null> { return null }
+  async storeSnapshot (): Promise<string | null> { return null }
+
+  #stored (key: string): StoredCart | null {
+    const cart = this.#carts.get(key)
+    return cart === undefined ? null : structuredClone(cart)
+  }
+
+  /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
+  async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
+    let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
+    const drop = this.#reconciler === undefined ? new Set<string>() : await this.#reconciler(state, viewer)
+    if (drop.size > 0) {
+      const written = this.#write(key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => !drop.has(line.key)) }))
+      state = await this.#priceStored(key, written, viewer)
+    }
+    return state
+  }
+
+  #write (key: string, viewer: Viewer, change: (data: CartData) => CartData): StoredCart {
+    const current = this.#carts.get(key)
+    const data = change(structuredClone(current?.data ?? EMPTY))
+    const stored: StoredCart = {
+      key,
+      userId: viewer.userId ?? current?.userId ?? null,
+      data: structuredClone(data),
+      version: (current?.version ?? 0) + 1,
+      updatedAt: this.#now().toISOString()
+    }
+    this.#carts.set(key, stored)
+    return structuredClone(stored)
+  }
+
+  async #priceStored (key: string, stored: StoredCart, viewer: Viewer): Promise<CartState> {
+    const read: CartRead = {
+      cart: stored,
+      products: this.#catalog.getMany(productIds(stored.data)),
+      coupons: this.#catalog.coupons(stored.data.coupons),
+      settingsVersion: await this.#settingsVersion(),
+      catalogVersion: this.#catalog.version
+    }
+    return this.priceRead(key, read, viewer)
+  }
+
+  #price (data: CartData, viewer: Viewer): PricedCart {
+    return priceCart(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer)
+  }
+
+  #resolve (input: AddItemInput): { product: Product, parent: Product } {
+    const chosen = this.#catalog.get(input.id) ?? refuse(notPurchasable())
+    if (chosen.type === 'variation') return { product: chosen, parent: this.#catalog.get(chosen.parentId) ?? refuse(notPurchasable()) }
+    if (chosen.type === 'variable') {
+      const variations = [...this.#catalog.getMany(chosen.variationIds).values()]
+      return { product: unwrap(findVariation(chosen, variations, input.variation)), parent: chosen }
+    }
+    return { product: chosen, parent: chosen }
+  }
+
+  /** The cross-sells of the cart's lines that are not in it, published and not hidden. */
+  #crossSells (priced: PricedCart, inCart: Set<number>): Product[] {
+    const wanted = new Set<number>()
+    for (const { parent } of priced.lines) for (const id of parent.crossSellIds) if (!inCart.has(id)) wanted.add(id)
+    return [...this.#catalog.getMany(wanted).values()]
+      .filter((item) => item.status === 'publish' && item.catalogVisibility !== 'hidden')
+  }
+}
