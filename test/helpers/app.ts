@@ -1,36 +1,13 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp, type AppOptions } from '../../app.ts'
-import { demoShopConfig } from '../../seed/demo-config.ts'
-import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter } from '../../storage/memory/index.ts'
+import type { AppOptions } from '../../app.ts'
 import type { Storage } from '../../storage/types.ts'
+import { build, STORE_API, type Teardown } from '../helper.ts'
 
-export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long'
-export const SITE_URL = 'http://shop.test'
-export const STORE_API = '/wp-json/wc/store/v1'
+export { TEST_SECRET, SITE_URL, STORE_API } from '../helper.ts'
 
-interface Teardown {
-  teardown (fn: () => unknown): void
-}
-
-/** The whole app on the given storage, seeded with the demo shop, closed when the test ends. */
+/** The whole app on the given storage, seeded with the demo shop, closed when the test ends (`build` of test/helper.ts). */
 export async function buildTestApp (t: Teardown, storage: Storage, options: Partial<AppOptions> = {}): Promise<FastifyInstance> {
-  await seedDemoShop(storage, SITE_URL)
-  const rateCounter = createMemoryRateCounter()
-  const app = await buildApp({
-    storage,
-    rateCounter,
-    secrets: [TEST_SECRET],
-    siteUrl: SITE_URL,
-    shop: demoShopConfig,
-    ...options
-  })
-  t.teardown(async () => {
-    await app.close()
-    await rateCounter.close()
-  })
-  await app.ready()
-  return app
+  return build(t, { ...options, storage })
 }
 
 /** A shopper talking to the Store API with the Cart-Token the server last gave them. */

@@ -1,17 +1,14 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
-import { buildApp, type AppOptions } from '../../app.ts'
+import type { AppOptions } from '../../app.ts'
 import { errorTable, restError } from '../../errors/index.ts'
 import type { SvcRouteSpec } from '../../plugins/security/index.ts'
 import { MANAGE_SHOP } from '../../plugins/shop/auth/auth-service.ts'
 import { hashPassword } from '../../plugins/shop/auth/password.ts'
-import { demoShopConfig } from '../../seed/demo-config.ts'
-import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { StorageUnavailableError } from '../../storage/errors.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
-import { SITE_URL, STORE_API, TEST_SECRET } from './app.ts'
-import { createTestPgliteStorage } from './pglite.ts'
+import { build, createStorage, SITE_URL, STORE_API } from '../helper.ts'
 
 /**
  * Helpers for the security suite (test/security/): an app with a few test-only svc routes, visitors of every access
@@ -116,20 +113,15 @@ export function breakableCounter (inner: RateCounter): RateCounter & { broken: b
 
 /** A fresh PGlite database of its own (test/helpers/pglite.ts) with the demo shop and its admin and shopper, closed when the test ends. */
 export async function createSecurityStorage (t: Test): Promise<Storage> {
-  const storage = await createTestPgliteStorage()
-  t.teardown(() => storage.close())
-  await seedDemoShop(storage, SITE_URL)
-  await seedDemoUsers(storage, USERS)
-  return storage
+  return createStorage(t, { backend: 'pglite', users: USERS })
 }
 
 /**
- * The whole app (Pro unless told otherwise) plus the test-only routes, ready. Home and site URLs differ, and
- * `EXTRA_ORIGIN` is allowed through the `allowedOrigins` option. Without a `storage`, a fresh seeded one is made;
- * without a `rateCounter`, one that never refuses.
+ * The whole app (Pro unless told otherwise) plus the test-only routes, ready (`build` of test/helper.ts). Home and
+ * site URLs differ, and `EXTRA_ORIGIN` is allowed through the `allowedOrigins` option. Without a `storage`, a fresh
+ * seeded one is made (with the admin and the shopper); without a `rateCounter`, one that never refuses.
  */
 export async function buildSecurityApp (t: Test, options: Partial<AppOptions> = {}): Promise<SecurityApp> {
-  const storage = options.storage ?? await createSecurityStorage(t)
   let rateCounter = options.rateCounter
   if (rateCounter === undefined) {
     const counter = neverExhaustedCounter()
@@ -138,39 +130,36 @@ export async function buildSecurityApp (t: Test, options: Partial<AppOptions> = 
   }
   let offset = 0
   const clock: AppClock = { advance: (ms) => { offset += ms }, reset: () => { offset = 0 } }
-  const app = await buildApp({
+  const publicData = { value: { bundles: [{ id: 1, name: 'Starter bundle' }] } as unknown }
+  const app = await build(t, {
     // Counting must not be refused because a loaded test machine answers slower than production's 250 ms.
     rateCounterTimeoutMs: 2000,
-    secrets: [TEST_SECRET],
-    siteUrl: SITE_URL,
     homeUrl: HOME_URL,
     edition: 'pro',
-    shop: demoShopConfig,
     allowedOrigins: [EXTRA_ORIGIN],
     now: () => new Date(Date.now() + offset),
     ...options,
-    storage,
-    rateCounter
-  })
-  t.teardown(() => app.close())
-
-  const publicData = { value: { bundles: [{ id: 1, name: 'Starter bundle' }] } as unknown }
-  app.get(`${SVC}${TEST_ROUTES.publicData.path}`, svcRuleOptions(TEST_ROUTES.publicData), async (request) => {
-    if ((request.query as Record<string, unknown>).fail !== undefined) {
-      throw restError('svc_invalid_params', 'Invalid parameter(s): fail', { params: { fail: 'was requested' } })
+    rateCounter,
+    // A storage of the caller's is used as it is; one made here gets the demo shop and USERS.
+    seed: options.storage === undefined,
+    users: USERS,
+    beforeReady: (app) => {
+      app.get(`${SVC}${TEST_ROUTES.publicData.path}`, svcRuleOptions(TEST_ROUTES.publicData), async (request) => {
+        if ((request.query as Record<string, unknown>).fail !== undefined) {
+          throw restError('svc_invalid_params', 'Invalid parameter(s): fail', { params: { fail: 'was requested' } })
+        }
+        return publicData.value
+      })
+      const whoami = async (request: { svc: { group: string, cartKey: string | null, user: { id: number } | null } | null }) => ({
+        group: request.svc?.group ?? null,
+        cartKey: request.svc?.cartKey ?? null,
+        userId: request.svc?.user?.id ?? null
+      })
+      app.get(`${SVC}${TEST_ROUTES.whoami.path}`, svcRuleOptions(TEST_ROUTES.whoami), whoami)
+      app.get(`${SVC}${TEST_ROUTES.adminWhoami.path}`, svcRuleOptions(TEST_ROUTES.adminWhoami), whoami)
     }
-    return publicData.value
   })
-  const whoami = async (request: { svc: { group: string, cartKey: string | null, user: { id: number } | null } | null }) => ({
-    group: request.svc?.group ?? null,
-    cartKey: request.svc?.cartKey ?? null,
-    userId: request.svc?.user?.id ?? null
-  })
-  app.get(`${SVC}${TEST_ROUTES.whoami.path}`, svcRuleOptions(TEST_ROUTES.whoami), whoami)
-  app.get(`${SVC}${TEST_ROUTES.adminWhoami.path}`, svcRuleOptions(TEST_ROUTES.adminWhoami), whoami)
-
-  await app.ready()
-  return { app, storage, clock, publicData }
+  return { app, storage: app.shop.storage, clock, publicData }
 }
 
 // ---------------------------------------------------------------------------------------------- visitors
