@@ -1,6 +1,6 @@
 export { RestError, type RestErrorBody } from './rest-error.ts'
 export { errorTable, restError, type ErrorCode } from './codes.ts'
 export { toRestError } from './to-rest-error.ts'
-export { installErrorHandling } from './error-handler.ts'
+export { installErrorHandling, restErrorHandler } from './error-handler.ts'
 export { frameworkErrors } from './framework-errors.ts'
 export { answersWithCart, domainReasons, storeApiCode, storeApiError, svcError, type ReasonAnswer, type ReasonAnswers } from './domain-reasons.ts'

@@ -56,9 +56,9 @@ export class ShopCarts implements CartsPort {
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #settingsVersion: () => Promise<number>
-  #lockedLines: LockedLines = () => new Set()
+  readonly #lockers: LockedLines[] = []
   #lockedLinesGeneration = 0
-  #reconciler: CartReconciler | undefined
+  readonly #reconcilers: CartReconciler[] = []
 
   constructor (options: ShopCartsOptions) {
     this.#catalog = options.catalog
@@ -143,19 +143,26 @@ export class ShopCarts implements CartsPort {
     return this.#lockedLinesGeneration
   }
 
-  setLockedLines (lockedLines: LockedLines): void {
-    this.#lockedLines = lockedLines
-    this.#lockedLinesGeneration++
+  // The declared hooks. Snapshots are not kept: every read prices the cart, which in memory costs next to nothing.
+  addHook (name: 'lockedLines', hook: LockedLines): () => void
+  addHook (name: 'reconcile', hook: CartReconciler): () => void
+  addHook (name: 'snapshot', hook: CartSnapshotter): () => void
+  addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
+    if (name === 'snapshot') return () => {}
+    const list: Array<LockedLines | CartReconciler> = name === 'lockedLines' ? this.#lockers : this.#reconcilers
+    list.push(hook as LockedLines & CartReconciler)
+    if (name === 'lockedLines') this.#lockedLinesGeneration++
+    return () => {
+      const index = list.indexOf(hook as LockedLines & CartReconciler)
+      if (index === -1) return
+      list.splice(index, 1)
+      if (name === 'lockedLines') this.#lockedLinesGeneration++
+    }
   }
 
-  setReconciler (reconciler: CartReconciler): void {
-    this.#reconciler = reconciler
+  #lockedLines (data: CartData): ReadonlySet<string> {
+    return new Set(this.#lockers.flatMap((locker) => [...locker(data)]))
   }
-
-  // Snapshots: none. Every read prices the cart, which in memory costs next to nothing.
-  setSnapshotter (_snapshotter: CartSnapshotter): void {}
-  async readSnapshot (_key: string): Promise<string | null> { return null }
-  async storeSnapshot (): Promise<string | null> { return null }
 
   #stored (key: string): StoredCart | null {
     const cart = this.#carts.get(key)
@@ -165,7 +172,8 @@ export class ShopCarts implements CartsPort {
   /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
-    const drop = this.#reconciler === undefined ? new Set<string>() : await this.#reconciler(state, viewer)
+    const drops = await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))
+    const drop = new Set(drops.flatMap((keys) => [...keys]))
     if (drop.size > 0) {
       const written = this.#write(key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => !drop.has(line.key)) }))
       state = await this.#priceStored(key, written, viewer)

@@ -5,7 +5,7 @@ import {
 } from 'cart-drawer-service'
 import { storeApiError } from 'cart-drawer-service/errors'
 import type { TeaShop } from './commerce.ts'
-import { MANAGE_SHOP } from './session.ts'
+import { MANAGE_SHOP, type ShopLogin } from './session.ts'
 
 /** The cookie that keeps a browser's Cart-Token across pages (the drawer's script asks the cart route for it). */
 export const CART_COOKIE = 'tea_cart'
@@ -40,7 +40,7 @@ export const teaShopRoutes = (shop: TeaShop): FastifyPluginAsync => async (fasti
   const { restRoot, carts, tokens, accounts, filters, extensions, catalog } = shop
   const money = (minor: number) => formatMoney(minor, shop.config.currency)
 
-  const loginOf = (request: FastifyRequest): Promise<Login | null> => accounts.session(request.cookies[shop.sessionCookie])
+  const loginOf = (request: FastifyRequest): Promise<ShopLogin | null> => accounts.session(request.cookies[shop.sessionCookie])
   const viewerOf = (login: Login | null): Viewer => ({
     canReadPrivate: login?.user.capabilities.includes(MANAGE_SHOP) ?? false,
     userId: login?.user.id ?? null,

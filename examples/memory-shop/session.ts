@@ -3,6 +3,11 @@ import { promisify } from 'node:util'
 import type { Login } from 'cart-drawer-service'
 import type { Session, User } from 'cart-drawer-service/storage'
 
+/** The tea shop's login: the user and the session the cookie names (the drawer sees only `user`, and hands it back). */
+export interface ShopLogin extends Login {
+  session: Session
+}
+
 const scryptAsync = promisify(scrypt) as (password: string, salt: Buffer, length: number) => Promise<Buffer>
 
 const CART_KEY = /^[0-9a-f]{32}$/
@@ -91,7 +96,7 @@ export class Accounts {
   }
 
   /** A new session for the right e-mail and password, else null. */
-  async login (email: string, password: string): Promise<Login | null> {
+  async login (email: string, password: string): Promise<ShopLogin | null> {
     const user = (await this.#users).find((candidate) => candidate.email === email.trim().toLowerCase())
     // A missing user costs a hash too, so timing does not tell which e-mails exist.
     const valid = await checkPassword(password, user?.passwordHash ?? DUMMY_HASH)
@@ -108,7 +113,7 @@ export class Accounts {
   }
 
   /** The login of a session id (from the cookie), or null when unknown or expired. */
-  async session (id: string | undefined): Promise<Login | null> {
+  async session (id: string | undefined): Promise<ShopLogin | null> {
     const session = id === undefined ? undefined : this.#sessions.get(id)
     if (session === undefined) return null
     if (Date.parse(session.expiresAt) <= this.#now().getTime()) {
@@ -124,13 +129,13 @@ export class Accounts {
   }
 
   restNonce (login: Login): string {
-    return this.#nonce(login.session.id, Math.floor(this.#now().getTime() / NONCE_TICK_MS))
+    return this.#nonce((login as ShopLogin).session.id, Math.floor(this.#now().getTime() / NONCE_TICK_MS))
   }
 
   verifyNonce (nonce: string, login: Login): boolean {
     const tick = Math.floor(this.#now().getTime() / NONCE_TICK_MS)
     const given = Buffer.from(nonce)
-    return [tick, tick - 1].some((candidate) => sameBytes(given, Buffer.from(this.#nonce(login.session.id, candidate))))
+    return [tick, tick - 1].some((candidate) => sameBytes(given, Buffer.from(this.#nonce((login as ShopLogin).session.id, candidate))))
   }
 
   #nonce (sessionId: string, tick: number): string {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { CartData, Currency, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
-import type { CartRead, ProductPage, ProductQuery, Session, User, WriteVersions } from '../../storage/types.ts'
+import type { ProductPage, ProductQuery } from '../../storage/types.ts'
 
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
@@ -11,11 +11,19 @@ import type { CartRead, ProductPage, ProductQuery, Session, User, WriteVersions 
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
  * - carts: read and price a cart, and change it atomically (add, remove, coupons, the drawer's own marked lines);
  * - products: get, get many, list and search, with the facts the drawer's rules need (`Product`);
- * - hooks: where the drawer contributes to the shop — locked lines and a reconciler run after each cart change,
- *   snapshots, the Store API's `extensions`, and named filters (the add-to-cart fragments, storefront scripts).
+ * - contributions: where the drawer adds to the shop — the declared cart hooks (locked lines, a reconciler run
+ *   after each cart change, snapshots), the Store API's `extensions`, and named filters (the add-to-cart fragments,
+ *   storefront scripts).
  *
  * Cart operations take the cart's key and a `Viewer` (who is asking: private products and conditions depend on it)
- * and answer the cart as it now stands (`CartState`), priced; a refusal is thrown as the shop's own error.
+ * and answer the cart as it now stands (`CartState`), priced. A change the shop's rules refuse is thrown as
+ * `CartActionError` (domain/cart-action-error.ts) with the domain's reason; the drawer answers it in its own codes.
+ * Anything else thrown is a server error.
+ *
+ * A host's duties beyond the operations: its own cart routes (quantity changes, removals) must refuse the lines the
+ * `lockedLines` hooks name and run the `reconcile` hooks after every change, as `removeItems` does; the drawer's
+ * browser script reads and changes quantities through the Store API cart routes (`{restRoot}wc/store/v1/cart`,
+ * `cart/update-item`) and logs in through `/account/login`.
  */
 export interface CommercePort {
   /** The REST root, starting and ending with a slash (`/wp-json/`). */
@@ -31,7 +39,7 @@ export interface CommercePort {
   // ---------------------------------------------------------------------------------------------- sessions
   /** The cart key a Cart-Token names, or null when the token is not valid. */
   cartKeyOfToken (token: string): string | null
-  /** The request's logged-in user and session (from the shop's session cookie), or null. */
+  /** The request's logged-in user (from the shop's session cookie), or null. */
   login (request: FastifyRequest): Promise<Login | null>
   /** Whether `nonce` is the login's current REST nonce (the `X-WP-Nonce` header). */
   verifyNonce (nonce: string, login: Login): boolean
@@ -57,17 +65,26 @@ export interface CommercePort {
   readonly filters: FilterPort
 }
 
-/** A logged-in user with the session the request carries. */
-export interface Login {
-  user: User
-  session: Session
+/** A logged-in user as the drawer sees them: no password hash, no session record. */
+export interface DrawerUser {
+  id: number
+  displayName: string
+  capabilities: readonly string[]
 }
 
+/** The login a request carries; the shop may keep more in it (its session), which the drawer hands back untouched. */
+export interface Login {
+  user: DrawerUser
+}
+
+/** A cart as the shop read it: opaque to the drawer, which only hands it back to `priceRead` and `storeSnapshot`. */
+export type CartReading = object
+
 export interface CartsPort {
-  /** The cart as stored with its products and coupons, in one consistent read. */
-  read (key: string): Promise<CartRead>
+  /** The cart as stored with what pricing it needs (products, coupons), in one consistent read. */
+  read (key: string): Promise<CartReading>
   /** Prices a read cart (no I/O). */
-  priceRead (key: string, read: CartRead, viewer?: Viewer): CartState
+  priceRead (key: string, read: CartReading, viewer?: Viewer): CartState
   /** Reads and prices. */
   get (key: string, viewer?: Viewer): Promise<CartState>
   addItem (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
@@ -78,18 +95,22 @@ export interface CartsPort {
   /** A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction. */
   changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState>
 
-  /** Which lines are locked (only the drawer's own controls change them). */
+  /** Which lines are locked (the union of the `lockedLines` hooks: only the drawer's own controls change them). */
   lockedLines (data: CartData): ReadonlySet<string>
-  /** Grows with every `setLockedLines`: what a snapshot computed with the locks depends on. */
+  /** Grows whenever a `lockedLines` hook is added or removed: what a snapshot computed with the locks depends on. */
   readonly lockedLinesGeneration: number
-  setLockedLines (lockedLines: LockedLines): void
-  /** Run after every change: the lines it returns are removed in a second write. */
-  setReconciler (reconciler: CartReconciler): void
+  /**
+   * The declared hooks, each returning a function that removes it: `lockedLines` names lines only the drawer may
+   * change; `reconcile` runs after every change and names lines to remove in a second write; `snapshot` (a shop may
+   * refuse it by throwing: then every read prices the cart) makes the bytes a later read may send as they are.
+   */
+  addHook (name: 'lockedLines', hook: LockedLines): () => void
+  addHook (name: 'reconcile', hook: CartReconciler): () => void
+  addHook (name: 'snapshot', hook: CartSnapshotter): () => void
 
-  /** Snapshots (optional for a shop: without them every read prices the cart). */
-  setSnapshotter (snapshotter: CartSnapshotter): void
-  readSnapshot (key: string): Promise<string | null>
-  storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer): Promise<string | null>
+  /** Snapshots, if the shop keeps them: the current one, or null; and storing one after a read found none. */
+  readSnapshot? (key: string): Promise<string | null>
+  storeSnapshot? (state: CartState, read: CartReading, viewer: Viewer): Promise<string | null>
 }
 
 /** A cart as read or just written: what is stored, the priced figures and the cart hash. */

@@ -5,7 +5,7 @@ import type { CommercePort, Login } from '../cart-drawer/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-rules.ts'
 
-const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cartRead: null, snapshot: null, user: null, session: null }
+const PUBLIC: SvcRequestContext = { group: 'public', cartKey: null, cartRead: null, snapshot: null, user: null }
 
 function header (request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name]
@@ -36,7 +36,7 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
     if (authenticated === null) throw restError('svc_not_logged_in')
     if (nonce === undefined || !shop.verifyNonce(nonce, authenticated)) throw restError('svc_invalid_nonce')
     if (!shop.canManageShop(authenticated.user)) throw restError('svc_forbidden')
-    return { group: 'admin', cartKey: null, cartRead: null, snapshot: null, user: authenticated.user, session: authenticated.session }
+    return { group: 'admin', cartKey: null, cartRead: null, snapshot: null, user: authenticated.user }
   }
 
   const token = header(request, 'cart-token')
@@ -54,9 +54,9 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
   try {
     // A route that sends the drawer's state as stored reads the snapshot first (guests only: it is a guest's view);
     // while it is current, that one lean statement is the request's only storage call.
-    if (authenticated === null && drawerSnapshot) {
+    if (authenticated === null && drawerSnapshot && shop.carts.readSnapshot !== undefined) {
       const snapshot = await shop.carts.readSnapshot(cartKey)
-      if (snapshot !== null) return { group: 'guest', cartKey, cartRead: null, snapshot, user: null, session: null }
+      if (snapshot !== null) return { group: 'guest', cartKey, cartRead: null, snapshot, user: null }
     }
     // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
     const cartRead = await shop.carts.read(cartKey)
@@ -65,8 +65,7 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
       cartKey,
       cartRead,
       snapshot: null,
-      user: authenticated?.user ?? null,
-      session: authenticated?.session ?? null
+      user: authenticated?.user ?? null
     }
   } catch (error) {
     if (isStorageUnavailable(error)) throw restError('svc_cart_session_unavailable')

@@ -1,4 +1,4 @@
-import type { CartRead, Session, User } from '../../storage/types.ts'
+import type { CartReading, DrawerUser } from '../cart-drawer/index.ts'
 import type { SvcRouteRules, SvcRouteSpec } from './route-rules.ts'
 
 /** Who is calling an `svc/v1` route, as the security plugin resolved it before the handler runs. */
@@ -8,17 +8,16 @@ export interface SvcRequestContext {
   /** The Cart-Token's cart (cart-session routes), else null. */
   cartKey: string | null
   /**
-   * That cart as stored when the request began (`cartRead.cart`, null when it is new), with its products, coupons
-   * and the settings' version (cart-session routes), else null.
+   * That cart as the shop read it when the request began (`CommercePort.carts.read`: opaque, handed back to the
+   * shop to price it) on cart-session routes, else null.
    */
-  cartRead: CartRead | null
+  cartRead: CartReading | null
   /**
    * The drawer's state as stored at the cart's last write, when the route asked for it (`drawerSnapshot`), the
    * caller is a guest and it is still current; then `cartRead` was not read (null). Else null.
    */
   snapshot: string | null
-  user: User | null
-  session: Session | null
+  user: DrawerUser | null
 }
 
 declare module 'fastify' {

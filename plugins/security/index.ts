@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { restError } from '../../errors/index.ts'
+import { restError, restErrorHandler } from '../../errors/index.ts'
 import type { RateCounter } from '../../storage/types.ts'
 import { resolveAccess } from './access.ts'
 import { applyCacheHeaders } from './cache-headers.ts'
@@ -159,6 +159,7 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
   // Below the prefix, an unknown path is a 404 and a known path with another method a 405 (or a preflight).
   await fastify.register(async (scope) => {
+    scope.setErrorHandler(restErrorHandler)
     scope.setNotFoundHandler(async (request, reply) => {
       const allow = allowOf(splitUrl(request.url).path)
       if (allow === null) throw restError('svc_not_found')

@@ -1,5 +1,5 @@
 import type { CommercePort, FilterPort } from '../cart-drawer/index.ts'
-import { MANAGE_SHOP } from './auth/auth-service.ts'
+import { MANAGE_SHOP, type Authenticated } from './auth/auth-service.ts'
 import { requestUser } from './auth/session-cookie.ts'
 import type { Shop } from './index.ts'
 import { isCartKey } from './session/cart-key.ts'
@@ -20,8 +20,9 @@ export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
       return key !== null && isCartKey(key) ? key : null
     },
     login: (request) => requestUser(request, shop.auth),
-    verifyNonce: (nonce, login) => shop.auth.verifyRestNonce(nonce, login),
-    restNonce: (login) => shop.auth.restNonce(login),
+    // The drawer hands back the login `login` gave it: the platform's, with its session.
+    verifyNonce: (nonce, login) => shop.auth.verifyRestNonce(nonce, login as Authenticated),
+    restNonce: (login) => shop.auth.restNonce(login as Authenticated),
     canManageShop: (user) => user.capabilities.includes(MANAGE_SHOP),
     carts: shop.carts,
     getProduct: (id) => storage.getProduct(id),

@@ -34,7 +34,8 @@ export const storeApiExtensionPlugin = fp(async (fastify) => {
   })
   fastify.decorate('drawerCart', drawerCart)
   // Every cart write stores the drawer's state as it will be sent, so `GET svc/v1/cart` sends stored bytes.
-  shop.carts.setSnapshotter({ key: () => drawerCart.snapshotKey(), make: (state) => drawerCart.snapshot(state) })
+  const removeSnapshots = shop.carts.addHook('snapshot', { key: () => drawerCart.snapshotKey(), make: (state) => drawerCart.snapshot(state) })
+  fastify.addHook('onClose', async () => { removeSnapshots() })
   shop.extendCart({
     namespace: SVC_NAMESPACE,
     cart: (state) => drawerCart.cartExtension(state),

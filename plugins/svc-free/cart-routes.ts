@@ -28,7 +28,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     // None current (the catalog or settings changed since): computed, and stored for the next read where it may be.
     const state = await cartStateOf(fastify, request)
     const read = request.svc?.cartRead ?? null
-    const made = read === null ? null : await shop.carts.storeSnapshot(state, read, viewerOf(request))
+    const made = read === null || shop.carts.storeSnapshot === undefined ? null : await shop.carts.storeSnapshot(state, read, viewerOf(request))
     return made === null ? drawerCart.state(state) : sendJson(reply, made)
   })
 

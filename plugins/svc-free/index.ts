@@ -3,12 +3,15 @@ import { cartRoutes } from './cart-routes.ts'
 import { DrawerDataSections } from './drawer-data.ts'
 import { drawerRoutes } from './drawer-routes.ts'
 import { settingsRoutes } from './settings-routes.ts'
+import { restErrorHandler } from '../../errors/index.ts'
 
 /** The Free edition's `svc/v1` routes (specification §4.2), each behind the security plugin's rules. */
 export const svcFreePlugin = fp(async (fastify) => {
   fastify.decorate('drawerDataSections', new DrawerDataSections())
   const prefix = `${fastify.commerce.restRoot}svc/v1`
   await fastify.register(async (svc) => {
+    // The drawer's routes answer in the WordPress REST shape whatever the host's own error handler does.
+    svc.setErrorHandler(restErrorHandler)
     await svc.register(cartRoutes)
     await svc.register(drawerRoutes)
     await svc.register(settingsRoutes)

@@ -4,6 +4,7 @@ import { proAnalyticsRoutes } from './analytics-routes.ts'
 import { proBundleRoutes } from './bundle-routes.ts'
 import { proDrawerRoutes } from './drawer-routes.ts'
 import { addonLineKeys, SmartAddons } from './smart-addons.ts'
+import { restErrorHandler } from '../../errors/index.ts'
 
 /**
  * The Pro edition's `svc/v1` routes (specification §4.2), registered only in Pro: shipping meter, smart add-ons
@@ -11,9 +12,14 @@ import { addonLineKeys, SmartAddons } from './smart-addons.ts'
  */
 export const svcProPlugin = fp(async (fastify) => {
   const addons = new SmartAddons(fastify)
-  fastify.commerce.carts.setLockedLines(addonLineKeys)
-  fastify.commerce.carts.setReconciler((state, viewer) => addons.reconcile(state, viewer))
+  const { carts } = fastify.commerce
+  const removeHooks = [
+    carts.addHook('lockedLines', addonLineKeys),
+    carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer))
+  ]
+  fastify.addHook('onClose', async () => { for (const remove of removeHooks) remove() })
   await fastify.register(async (svc) => {
+    svc.setErrorHandler(restErrorHandler)
     await svc.register(proDrawerRoutes(addons))
     await svc.register(proAdminRoutes)
     await svc.register(proAnalyticsRoutes)

@@ -69,3 +69,34 @@ test("the README's embedding recipe: one cartDrawer registration gives the host 
   const hello = await app.inject({ method: 'GET', url: '/host/hello' })
   t.same(hello.json(), { hello: 'host' }, "the host's own route is untouched")
 })
+
+test("the drawer's routes answer in the WordPress REST shape whatever the host's own error handler does", async (t) => {
+  const storage = await createTestPgliteStorage()
+  const rateCounter = createMemoryRateCounter()
+  t.teardown(async () => { await rateCounter.close(); await storage.close() })
+  await seedDemoShop(storage, SITE)
+
+  const app = Fastify()
+  t.teardown(() => app.close())
+  // A host with an error shape of its own, and no installErrorHandling.
+  app.setErrorHandler((error, _request, reply) => reply.code(500).send({ hostError: String(error) }))
+  await app.register(shopPlugin, { storage, secrets: [SECRET], restRoot: '/wp-json/', siteUrl: SITE, homeUrl: SITE, config: demoShopConfig })
+  await app.register(cartDrawer, (parent) => ({
+    commerce: parent.shop.commerce,
+    stores: { settings: storage, analytics: storage },
+    secrets: [SECRET],
+    rateCounter
+  }))
+  app.get('/host/fails', async () => { throw new Error('host failure') })
+  await app.ready()
+
+  const forged = await app.inject({ method: 'GET', url: '/wp-json/svc/v1/cart', headers: { origin: SITE, 'cart-token': 'forged' } })
+  t.equal(forged.statusCode, 403)
+  t.match(forged.json(), { code: 'svc_invalid_cart_token', data: { status: 403 } }, 'a refused Cart-Token in the REST shape')
+  const unknown = await app.inject({ method: 'GET', url: '/wp-json/svc/v1/no-such-route', headers: { origin: SITE } })
+  t.match(unknown.json(), { code: 'svc_not_found', data: { status: 404 } }, 'an unknown svc/v1 path in the REST shape')
+  const badBody = await app.inject({ method: 'POST', url: '/wp-json/svc/v1/coupon', headers: { origin: SITE, 'cart-token': 'forged', 'content-type': 'application/json' }, payload: '{' })
+  t.equal(badBody.json().data?.status, badBody.statusCode, 'a refused write in the REST shape')
+  const host = await app.inject({ method: 'GET', url: '/host/fails' })
+  t.same(host.json(), { hostError: 'Error: host failure' }, "the host's own routes keep the host's error shape")
+})

@@ -142,8 +142,8 @@ test('extensions.svc on the cart and every item', async (t) => {
   t.test('locked keys come from the cart service\'s locks (Pro), restricted to lines of the cart', async (t) => {
     const current = (await shopper.cart()).json()
     const lockedKey = byId(current, 113).key
-    app.shop.carts.setLockedLines(() => new Set(['not-a-line', lockedKey]))
-    t.teardown(() => app.shop.carts.setLockedLines(() => new Set()))
+    const removeLocks = app.shop.carts.addHook('lockedLines', () => new Set(['not-a-line', lockedKey]))
+    t.teardown(removeLocks)
     const locked = (await shopper.cart()).json()
     t.same(locked.extensions.svc.optional_locked_keys, [lockedKey])
     t.equal(byId(locked, 113).extensions.svc.removable, false)

@@ -193,8 +193,8 @@ onEveryBackend('GET cart and POST cart/remove-items', async (t, { app }) => {
     const locked = keyOf(unlocked, 103)
     // The Pro edition's add-ons lock their lines through the platform's locks, which the drawer shows
     // (`optionalLockedKeys`) and the cart enforces; here the Cap (103) is locked in every cart.
-    app.shop.carts.setLockedLines((data: CartData) => new Set(data.lines.filter((line) => line.productId === 103).map((line) => line.key)))
-    t.teardown(() => app.shop.carts.setLockedLines(() => new Set()))
+    const removeLocks = app.shop.carts.addHook('lockedLines', (data: CartData) => new Set(data.lines.filter((line) => line.productId === 103).map((line) => line.key)))
+    t.teardown(removeLocks)
 
     const before = await shopper.drawerCart()
     t.same(before.optionalLockedKeys, [locked], 'optionalLockedKeys names the locked line')

@@ -38,8 +38,8 @@ export class CartService {
   readonly #storage: Storage
   readonly #config: ShopConfig
   readonly #now: () => Date
-  #reconciler: CartReconciler | undefined
-  #lockedLines: LockedLines = () => new Set()
+  readonly #reconcilers: CartReconciler[] = []
+  readonly #lockers: LockedLines[] = []
   #lockedLinesGeneration = 0
   #snapshotter: CartSnapshotter | undefined
 
@@ -53,25 +53,47 @@ export class CartService {
     return this.#config
   }
 
-  /** Sets the reconciler run after every change (the Pro edition's add-on rules). */
-  setReconciler (reconciler: CartReconciler): void {
-    this.#reconciler = reconciler
+  /**
+   * The declared hooks of the commerce port: which lines are locked against the shopper's changes (`lockedLines`),
+   * what must go after every change (`reconcile`), how a cart's snapshot is made (`snapshot`, one at most). Returns
+   * a function that removes the hook.
+   */
+  addHook (name: 'lockedLines', hook: LockedLines): () => void
+  addHook (name: 'reconcile', hook: CartReconciler): () => void
+  addHook (name: 'snapshot', hook: CartSnapshotter): () => void
+  addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
+    if (name === 'snapshot') {
+      if (this.#snapshotter !== undefined) throw new Error('a snapshot hook is already added')
+      const snapshotter = hook as CartSnapshotter
+      this.#snapshotter = snapshotter
+      return () => { if (this.#snapshotter === snapshotter) this.#snapshotter = undefined }
+    }
+    const list: Array<LockedLines | CartReconciler> = name === 'lockedLines' ? this.#lockers : this.#reconcilers
+    list.push(hook as LockedLines & CartReconciler)
+    if (name === 'lockedLines') this.#lockedLinesGeneration++
+    return () => {
+      const index = list.indexOf(hook as LockedLines & CartReconciler)
+      if (index === -1) return
+      list.splice(index, 1)
+      if (name === 'lockedLines') this.#lockedLinesGeneration++
+    }
   }
 
-  /** Sets which lines are locked against quantity updates and removal by the shopper. */
-  setLockedLines (lockedLines: LockedLines): void {
-    this.#lockedLines = lockedLines
-    this.#lockedLinesGeneration++
-  }
-
-  /** Grows with every `setLockedLines` (0: none set): what a snapshot computed with the locks depends on. */
+  /** Grows whenever a `lockedLines` hook is added or removed (0: none ever): what a snapshot with locks depends on. */
   get lockedLinesGeneration (): number {
     return this.#lockedLinesGeneration
   }
 
-  /** Sets how snapshots are made: stored after every write by a guest, and after a read that found none current. */
-  setSnapshotter (snapshotter: CartSnapshotter): void {
-    this.#snapshotter = snapshotter
+  #lockedLines (data: CartData): ReadonlySet<string> {
+    if (this.#lockers.length === 0) return new Set()
+    if (this.#lockers.length === 1) return this.#lockers[0]!(data)
+    return new Set(this.#lockers.flatMap((locker) => [...locker(data)]))
+  }
+
+  async #reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
+    if (this.#reconcilers.length === 0) return new Set()
+    const drops = await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))
+    return drops.length === 1 ? drops[0]! : new Set(drops.flatMap((drop) => [...drop]))
   }
 
   /** The snapshot key reads ask for (undefined: no snapshots). */
@@ -242,7 +264,7 @@ export class CartService {
       cart.userId = viewer.userId
     }
     const state = await this.price(key, cart, viewer)
-    const drop = this.#reconciler === undefined ? new Set<string>() : await this.#reconciler(state, viewer)
+    const drop = await this.#reconcile(state, viewer)
     if (drop.size === 0) return this.#snapshotAfterWrite(state, versions, viewer)
     const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (current) => ({
       data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
