@@ -268,6 +268,9 @@ export async function expectDependenciesRequired (
 
 // ---------------------------------------------------------------------------------------------- waiting
 
+/** A value that is not false, 0, '', null or undefined. */
+export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>
+
 export interface WaitForOptions {
   /** Give up after this long (default 5000 ms). */
   timeoutMs?: number
@@ -282,14 +285,14 @@ export interface WaitForOptions {
  * Throws after `timeoutMs`, with the last value or error. For tests that wait for something to happen instead of
  * sleeping a fixed time; a test that must see that something does NOT happen still needs a fixed window.
  */
-export async function waitFor<T> (check: () => T | Promise<T>, options: WaitForOptions = {}): Promise<NonNullable<T>> {
+export async function waitFor<T> (check: () => T | Promise<T>, options: WaitForOptions = {}): Promise<Truthy<T>> {
   const { timeoutMs = 5000, intervalMs = 20, what = 'the condition' } = options
   const deadline = performance.now() + timeoutMs
   let last: { value?: unknown, error?: unknown } = {}
   for (;;) {
     try {
       const value = await check()
-      if (value) return value as NonNullable<T>
+      if (value) return value as Truthy<T>
       last = { value }
     } catch (error) {
       last = { error }

@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { test, type Test } from 'tap'
 import { DEFAULT_DEMO_USERS, PUBLISHED_SECRETS } from '../../config/env.ts'
 import { freePort, spawnServer, type SpawnedServer } from '../helpers/server-process.ts'
+import { waitFor } from '../helper.ts'
 
 /**
  * `server.ts` as a newcomer starts it: a process with no environment but PATH, HOME, a free PORT and a data folder
@@ -23,13 +23,9 @@ async function runServer (t: Test, env: Record<string, string>): Promise<Spawned
 
 /** Waits for the banner and returns its `name   value` lines. */
 async function banner (started: SpawnedServer): Promise<Map<string, string>> {
-  const deadline = Date.now() + 60_000
-  while (!/^ {2}storefront +\S+/m.test(started.output())) {
-    if (Date.now() > deadline) throw new Error(`no banner within 60 s:\n${started.output()}`)
-    if (await Promise.race([started.exited.then(() => true), sleep(100).then(() => false)])) {
-      throw new Error(`the server exited:\n${started.output()}`)
-    }
-  }
+  const state = await waitFor(() => started.child.exitCode !== null ? 'exited' : /^ {2}storefront +\S+/m.test(started.output()) && 'banner',
+    { timeoutMs: 60_000, intervalMs: 100, what: 'the banner' }).catch(() => { throw new Error(`no banner within 60 s:\n${started.output()}`) })
+  if (state === 'exited') throw new Error(`the server exited:\n${started.output()}`)
   const lines = new Map<string, string>()
   for (const match of started.output().matchAll(/^ {2}(\S+(?: \S+)?) {2,}(.+)$/gm)) lines.set(match[1]!, match[2]!)
   return lines

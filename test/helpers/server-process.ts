@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { setTimeout as sleep } from 'node:timers/promises'
+import { waitFor } from '../helper.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -48,19 +48,15 @@ export async function startServerProcess (env: Record<string, string>, timeoutMs
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   const { child, output, exited } = spawnServer({ ...process.env, PORT: String(port), HOST: '127.0.0.1', SVC_SITE_URL: url, LOG_LEVEL: 'warn', ...env })
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output()}`)
-    try {
-      const response = await fetch(`${url}/healthz`)
-      if (response.ok) break
-    } catch {}
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL')
-      throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output()}`)
-    }
-    await sleep(100)
+  let state: 'ready' | 'exited'
+  try {
+    state = await waitFor(async () => child.exitCode !== null ? 'exited' : (await fetch(`${url}/healthz`)).ok && 'ready',
+      { timeoutMs, intervalMs: 100, what: '/healthz answering' })
+  } catch {
+    child.kill('SIGKILL')
+    throw new Error(`the server did not answer within ${timeoutMs} ms:\n${output()}`)
   }
+  if (state === 'exited') throw new Error(`the server exited with ${child.exitCode}:\n${output()}`)
   return {
     url,
     child,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { setTimeout as sleep } from 'node:timers/promises'
 import { test, type Test } from 'tap'
 import { buildApp } from '../../app.ts'
 import { SVC_ROUTES } from '../helpers/routes.ts'
@@ -12,6 +11,7 @@ import { serviceUrl, skipWithout } from '../helpers/services.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { asGuest, createSecurityStorage, expectErrorShape, newCartToken, svcInject } from '../helpers/security.ts'
 import { startProxyFor } from '../helpers/tcp-proxy.ts'
+import { waitFor } from '../helper.ts'
 
 /**
  * Redis goes away under load (design §3.5): limited routes refuse at once with 503 `svc_rate_limit_unavailable`
@@ -71,12 +71,23 @@ test('Redis cut under load: fail fast on limited routes, the rest unaffected, re
   /** Sends limited requests until one is counted; the milliseconds that took, or Infinity after `timeoutMs`. */
   async function untilLimitsCount (timeoutMs: number): Promise<number> {
     const start = performance.now()
-    for (;;) {
-      const { response } = await one(true)
-      if (limitedWorks(response)) return performance.now() - start
-      if (performance.now() - start > timeoutMs) return Infinity
-      await sleep(20)
+    try {
+      await waitFor(async () => limitedWorks((await one(true)).response), { timeoutMs, what: 'a counted limited request' })
+      return performance.now() - start
+    } catch {
+      return Infinity
     }
+  }
+
+  /** Sends limited requests until one is refused for the counter (the fault has reached it). */
+  async function untilLimitsRefused (what: string): Promise<void> {
+    await waitFor(async () => (await one(true)).response.statusCode === 503, { timeoutMs: 10_000, what })
+  }
+
+  /** Waits until a load has given at least `count` limited and `count` unlimited answers. */
+  function untilAnswered (answers: ReturnType<typeof load>['answers'], count: number, what: string): Promise<boolean> {
+    return waitFor(() => answers.filter((answer) => answer.limited).length >= count && answers.filter((answer) => !answer.limited).length >= count,
+      { timeoutMs: 20_000, what })
   }
 
   /** Runs `concurrency` loops of mixed requests until `stop()` is called; returns every answer. */
@@ -96,7 +107,7 @@ test('Redis cut under load: fail fast on limited routes, the rest unaffected, re
 
   async function outage (t: Test, fault: 'cut' | 'blackhole') {
     const healthy = load(8)
-    await sleep(300)
+    await untilAnswered(healthy.answers, 40, `${fault}: load before the fault`)
     const before = await healthy.stop()
     // A loaded machine can make a healthy Redis miss the 250 ms budget now and then: wait for a counted answer.
     t.ok(await untilLimitsCount(10_000) < Infinity, `${fault}: limits count before the fault`)
@@ -105,10 +116,11 @@ test('Redis cut under load: fail fast on limited routes, the rest unaffected, re
     loopDelay.enable()
     if (fault === 'cut') proxy.cut()
     else proxy.blackhole()
-    // Requests already in flight when the fault struck may still get their answer; measure the ones sent after.
-    await sleep(fault === 'cut' ? 50 : 1200)
+    // Requests already in flight when the fault struck may still get their answer; measure the ones sent once a
+    // limited request is refused.
+    await untilLimitsRefused(`${fault}: a limited request refused`)
     const during = load(8)
-    await sleep(1500)
+    await untilAnswered(during.answers, 40, `${fault}: load during the outage`)
     const answers = await during.stop()
     loopDelay.disable()
     const stallMs = loopDelay.max / 1e6
