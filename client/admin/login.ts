@@ -1,5 +1,5 @@
 /** The login form of the admin pages (for a guest) and the header's logout button. */
-export function wireLogin (): void {
+export function wireLogin (urls: { loginUrl: string, logoutUrl: string }): void {
   const form = document.getElementById('admin-login')
   if (form instanceof HTMLFormElement) {
     const message = document.getElementById('admin-login-message')
@@ -8,7 +8,7 @@ export function wireLogin (): void {
       const fields = new FormData(form)
       const button = form.querySelector('button')
       if (button) button.disabled = true
-      fetch('/account/login', {
+      fetch(urls.loginUrl, {
         method: 'POST',
         credentials: 'same-origin',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -28,6 +28,6 @@ export function wireLogin (): void {
     })
   }
   document.getElementById('admin-logout')?.addEventListener('click', () => {
-    fetch('/account/logout', { method: 'POST', credentials: 'same-origin' }).finally(() => { location.reload() })
+    fetch(urls.logoutUrl, { method: 'POST', credentials: 'same-origin' }).finally(() => { location.reload() })
   })
 }

@@ -18,7 +18,7 @@ function readConfig (): AdminPageConfig | null {
 function start (): void {
   const config = readConfig()
   if (config === null) return
-  wireLogin()
+  wireLogin(config)
   const root = document.getElementById('admin-app')
   if (config.screen === 'preview') startPreviewFrame(config)
   else if (config.screen === 'settings' && root !== null) new SettingsScreen(config, root).start().catch(() => {})

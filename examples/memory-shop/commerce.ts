@@ -28,6 +28,12 @@ export function createTeaShopCommerce (shop: TeaShop): CommercePort {
     homeUrl: shop.homeUrl,
     siteUrl: shop.homeUrl,
     currency,
+    urls: {
+      checkout: `${shop.homeUrl}/checkout/`,
+      restNonce: '/account/rest-nonce',
+      login: '/account/login',
+      logout: '/account/logout'
+    },
     config: shop.config,
     now: shop.now,
 

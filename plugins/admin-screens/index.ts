@@ -67,10 +67,12 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       edition: options.edition,
       restRoot: shop.restRoot,
       nonce,
-      nonceUrl: '/account/rest-nonce',
+      nonceUrl: shop.urls.restNonce,
+      loginUrl: shop.urls.login,
+      logoutUrl: shop.urls.logout,
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
       urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
-      checkoutUrl: `${shop.homeUrl}/checkout/`,
+      checkoutUrl: shop.urls.checkout,
       currency: currencyBlock(shop.currency)
     }
   }

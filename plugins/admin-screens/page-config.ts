@@ -16,6 +16,9 @@ export interface AdminPageConfig {
   nonce: string | null
   /** Where a fresh nonce comes from (`GET`, 401 once logged out). */
   nonceUrl: string
+  /** The shop's login (`POST {email, password}`) and logout (`POST`) addresses. */
+  loginUrl: string
+  logoutUrl: string
   /** The JSON schema of the settings document (the settings screen builds its controls from it). */
   schema: Record<string, unknown> | null
   /** The admin pages' addresses. */

@@ -23,7 +23,7 @@ import type { ProductPage, ProductQuery } from '../../storage/types.ts'
  * A host's duties beyond the operations: its own cart routes (quantity changes, removals) must refuse the lines the
  * `lockedLines` hooks name and run the `reconcile` hooks after every change, as `removeItems` does; the drawer's
  * browser script reads and changes quantities through the Store API cart routes (`{restRoot}wc/store/v1/cart`,
- * `cart/update-item`) and logs in through `/account/login`.
+ * `cart/update-item`).
  */
 export interface CommercePort {
   /** The REST root, starting and ending with a slash (`/wp-json/`). */
@@ -32,6 +32,8 @@ export interface CommercePort {
   readonly homeUrl: string
   readonly siteUrl: string
   readonly currency: Currency
+  /** Where the drawer's pages send the browser: the shop's checkout, REST nonce, login and logout addresses. */
+  readonly urls: ShopUrls
   /** The pricing configuration: snapshots of a cart depend on it. */
   readonly config: ShopConfig
   now (): Date
@@ -63,6 +65,17 @@ export interface CommercePort {
   extendCart (extension: CartExtension): void
   /** The shop's named filters: the drawer adds to some (fragments, storefront scripts) and reads others. */
   readonly filters: FilterPort
+}
+
+export interface ShopUrls {
+  /** The checkout page (the drawer's Checkout button). */
+  checkout: string
+  /** `GET`: `{nonce}` for the logged-in user (401 once logged out): the drawer renews a refused nonce there. */
+  restNonce: string
+  /** `POST {email, password}`: logs in with the shop's session cookie (the admin screens' login form). */
+  login: string
+  /** `POST`: logs out. */
+  logout: string
 }
 
 /** A logged-in user as the drawer sees them: no password hash, no session record. */

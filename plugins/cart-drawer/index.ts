@@ -68,6 +68,6 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
 export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type {
-  CommercePort, CartsPort, CartState, CartReading, DrawerUser, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
+  CommercePort, CartsPort, CartState, CartReading, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './commerce-port.ts'

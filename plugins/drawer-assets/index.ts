@@ -64,8 +64,8 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
       edition: options.edition,
       loggedIn: context.user !== null,
       nonce: context.restNonce,
-      nonceUrl: '/account/rest-nonce',
-      checkoutUrl: `${shop.homeUrl}/checkout/`,
+      nonceUrl: shop.urls.restNonce,
+      checkoutUrl: shop.urls.checkout,
       drawerConfig: current.drawer_config,
       launcher: current.launcher
     }

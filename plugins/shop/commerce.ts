@@ -13,6 +13,12 @@ export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
     homeUrl: shop.homeUrl,
     siteUrl: shop.siteUrl,
     currency: shop.serializeContext.currency,
+    urls: {
+      checkout: `${shop.homeUrl}/checkout/`,
+      restNonce: '/account/rest-nonce',
+      login: '/account/login',
+      logout: '/account/logout'
+    },
     config: shop.carts.config,
     now: shop.now,
     cartKeyOfToken: (token) => {
