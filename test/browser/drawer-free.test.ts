@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core'
 import {
   addFromShop, browserTest, DESKTOP, drawer, drawerLines, focused, inDrawer, launchBrowser, MOBILE, newPage, openShop, screenshot, startShop, Traffic
 } from './helpers.ts'
+import { waitFor } from '../helper.ts'
 
 /** The live region's announcement, once written (it is cleared and written again a moment later, so repeats are read out). */
 async function liveText (page: import('playwright-core').Page): Promise<string> {
@@ -380,7 +381,8 @@ browserTest('the drawer in the Free edition', async (t) => {
     t.ok((rtlLauncher?.x ?? DESKTOP.width) < DESKTOP.width / 2, 'on a right-to-left page it is mirrored to the left')
     await addFromShop(rtl.page, 101)
     t.equal(await transition(rtl.page), '0.3s', 'animated without a reduced-motion preference')
-    await rtl.page.waitForTimeout(450)
+    // getAnimations() flushes style, so the slide-in transition is listed until it has ended.
+    await waitFor(() => rtl.page.evaluate(`document.querySelector('${drawer}').getAnimations().length === 0`), { what: 'the slide-in ending' })
     const drawerBox = await rtl.page.locator(drawer).boundingBox()
     t.equal(Math.round(drawerBox?.x ?? -1), 0, 'position right: the drawer slides in on the left edge in RTL')
     await screenshot(rtl.page, 'free-desktop-rtl-drawer')

@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core'
 import {
   addFromShop, ADMIN, browserTest, drawer, drawerLines, launchBrowser, MOBILE, newPage, openShop, PRO_WIDGET_SETTINGS, screenshot, startShop, Traffic
 } from './helpers.ts'
+import { waitFor } from '../helper.ts'
 
 /** The Pro edition with an add-on, a bundle and a spotlight configured: its widgets in the drawer, and analytics. */
 
@@ -122,11 +123,11 @@ browserTest('the drawer in the Pro edition', async (t) => {
     // does not report it to Playwright, so the server is asked what it stored).
     await page.goto(`${shop.url}/product/hoodie/`)
     await page.waitForSelector('[data-svc="root"][data-state="ready"]', { state: 'attached' })
-    let after = await analyticsTotals(shop.app)
-    for (let i = 0; i < 20 && after.addon_toggle === before.addon_toggle; i++) {
-      await page.waitForTimeout(100)
-      after = await analyticsTotals(shop.app)
+    const stored = async () => {
+      const totals = await analyticsTotals(shop.app)
+      return totals.addon_toggle !== before.addon_toggle && totals
     }
+    const after = await waitFor(stored, { intervalMs: 100, what: 'the batch sent on leaving stored' }).catch(() => analyticsTotals(shop.app))
     t.equal(after.drawer_open - before.drawer_open, 1, 'drawer_open stored')
     t.equal(after.addon_toggle - before.addon_toggle, 1, 'addon_toggle stored')
     t.equal(after.drawer_close - before.drawer_close, 1, 'drawer_close stored')
@@ -135,7 +136,7 @@ browserTest('the drawer in the Pro edition', async (t) => {
     await page.evaluate('for (let i = 0; i < 30; i++) { window.svcDrawer.open(); window.svcDrawer.close() }')
     await page.evaluate(`Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
       document.dispatchEvent(new Event('visibilitychange'))`)
-    await page.waitForTimeout(500)
+    await waitFor(() => batches.length >= 2, { what: 'two batches sent on page hide' }).catch(() => {})
     const types = batches.flat().map((event) => event.type)
     t.equal(batches.length, 2, `two batches (${batches.map((events) => events.length).join(' + ')} events)`)
     t.equal(batches[0]?.length, 50, 'the first one full: 50 events at most in a batch')
