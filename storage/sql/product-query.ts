@@ -1,19 +1,11 @@
-import type { Product } from '../../domain/types.ts'
+import { DEFAULT_PRODUCT_TYPES, productPaging } from '../rules.ts'
 import type { ProductQuery } from '../types.ts'
-
-const DEFAULT_TYPES: ReadonlyArray<Product['type']> = ['simple', 'variable']
-const DEFAULT_PER_PAGE = 10
-const MAX_PER_PAGE = 100
 
 export interface ProductFilter {
   where: string
   params: unknown[]
   limit: number
   offset: number
-}
-
-function wholeNumber (value: number | undefined, fallback: number): number {
-  return value !== undefined && Number.isFinite(value) ? Math.floor(value) : fallback
 }
 
 function escapeLike (text: string): string {
@@ -27,7 +19,7 @@ export function productFilter (query: ProductQuery): ProductFilter {
     params.push(value)
     return `$${params.length}`
   }
-  const clauses = [`type = ANY(${param(query.types ?? DEFAULT_TYPES)}::text[])`]
+  const clauses = [`type = ANY(${param(query.types ?? DEFAULT_PRODUCT_TYPES)}::text[])`]
   if (query.statuses) clauses.push(`status = ANY(${param(query.statuses)}::text[])`)
   if (query.visibilities) clauses.push(`catalog_visibility = ANY(${param(query.visibilities)}::text[])`)
   if (query.ids) clauses.push(`id = ANY(${param(query.ids)}::int[])`)
@@ -39,7 +31,5 @@ export function productFilter (query: ProductQuery): ProductFilter {
     const pattern = param(`%${escapeLike(search)}%`)
     clauses.push(`(name ILIKE ${pattern} OR sku ILIKE ${pattern})`)
   }
-  const page = Math.max(1, wholeNumber(query.page, 1))
-  const perPage = Math.min(MAX_PER_PAGE, Math.max(1, wholeNumber(query.perPage, DEFAULT_PER_PAGE)))
-  return { where: clauses.join(' AND '), params, limit: perPage, offset: (page - 1) * perPage }
+  return { where: clauses.join(' AND '), params, ...productPaging(query) }
 }

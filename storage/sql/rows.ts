@@ -38,10 +38,7 @@ export function toIso (value: Date | string): string {
   return (value instanceof Date ? value : new Date(value)).toISOString()
 }
 
-/** Coupon codes and e-mail addresses are compared trimmed and in lower case. */
-export function normaliseKey (value: string): string {
-  return value.trim().toLowerCase()
-}
+export { normaliseKey } from '../rules.ts'
 
 export function toStoredCart (row: CartRow): StoredCart {
   return { key: row.key, userId: row.user_id, data: row.data, version: row.version, updatedAt: toIso(row.updated_at) }

@@ -7,7 +7,8 @@ import type {
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
-import { KeyedQueue } from './keyed-queue.ts'
+import { KeyedQueue } from '../keyed-queue.ts'
+import { lastById } from '../rules.ts'
 import {
   CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow
@@ -62,10 +63,6 @@ interface AmbientTransaction {
 /** Carries `updateCart`'s outcome out of a transaction that must roll back. */
 class Discard<T> {
   constructor (readonly outcome: T) {}
-}
-
-function lastById<T> (items: readonly T[], id: (item: T) => string | number): T[] {
-  return [...new Map(items.map((item) => [id(item), item])).values()]
 }
 
 /** `Storage` on PostgreSQL or PGlite, through a `SqlClient`. */

@@ -5,11 +5,16 @@ import type { Storage } from '../../storage/types.ts'
 import { createTestPgliteStorage, createTestPgliteClient } from './pglite.ts'
 import { serviceUrl, skipWithout } from './services.ts'
 
-export interface TestStorage extends Storage {
+/** A storage of its own for one test. */
+export interface DisposableStorage extends Storage {
+  /** Closes the storage and throws its data (database, schema) away; the same as `close()`. */
+  dispose (): Promise<void>
+}
+
+/** A SQL storage of its own for one test. */
+export interface TestStorage extends DisposableStorage {
   /** Applies pending migrations again; returns the ids applied. */
   migrate (): Promise<string[]>
-  /** Closes the storage and throws its database (or schema) away; the same as `close()`. */
-  dispose (): Promise<void>
 }
 
 export interface BareClients {
@@ -24,10 +29,16 @@ export interface StoragePair {
   dispose (): Promise<void>
 }
 
-export interface StorageBackend {
+/** A backend the storage contract (test/storage/) runs on. */
+export interface ContractBackend {
   name: string
   /** Why its tests are skipped (no server on this machine), or false: pass it as the test's `skip` option. */
   skip: string | false
+  create (): Promise<DisposableStorage>
+}
+
+/** A SQL backend: what the app tests run on. */
+export interface StorageBackend extends ContractBackend {
   create (): Promise<TestStorage>
   createBareClients (): Promise<BareClients>
   /** PGlite: one storage twice (one process could share it); PostgreSQL: two storages, each with its own pool. */
@@ -121,10 +132,15 @@ function unavailablePostgres (): StorageBackend {
 }
 
 /**
- * The backends to run storage tests against: PGlite, and PostgreSQL at DATABASE_URL. Without DATABASE_URL the
+ * The SQL backends, which the app's tests run on: PGlite, and PostgreSQL at DATABASE_URL. Without DATABASE_URL the
  * PostgreSQL backend carries its `skip` reason (or, under CI=true, fails when used).
  */
 export function storageBackends (): StorageBackend[] {
   const url = process.env.DATABASE_URL
   return [pglite, url ? postgres(url) : unavailablePostgres()]
+}
+
+/** Every backend of the storage contract (test/storage/*-store.test.ts). */
+export function contractBackends (): ContractBackend[] {
+  return [...storageBackends()]
 }

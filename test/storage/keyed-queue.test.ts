@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { KeyedQueue } from '../../storage/sql/keyed-queue.ts'
+import { KeyedQueue } from '../../storage/keyed-queue.ts'
 
 /** A task whose end the test decides. */
 function gate (): { promise: Promise<void>, open: () => void, fail: (error: Error) => void } {
