@@ -76,12 +76,21 @@ export async function createStorage (t: Teardown, options: StorageOptions = {}):
   return storage
 }
 
+export type Host = 'reference' | 'memory-shop'
+
+/** The example host's shop manager, unless `users.admin` names another. */
+export const MEMORY_SHOP_ADMIN = { email: 'manager@tea.test', password: 'steep-and-sip-123' }
+
 export interface BuildOptions extends Partial<AppOptions> {
   edition?: Edition
   /** Where a storage made here lives (ignored when `storage` is given). */
   backend?: Backend
-  /** The shop the drawer runs in: the reference platform (`buildApp`), the only one so far. */
-  host?: 'reference'
+  /**
+   * The shop the drawer runs in: the reference platform (`buildApp`, default), or the example host
+   * (examples/memory-shop/, everything in memory: it takes `edition`, `secrets`, `homeUrl` or `siteUrl`,
+   * `rateCounter`, `now`, `users.admin` and `beforeReady`, and refuses `storage` and `backend`).
+   */
+  host?: Host
   /**
    * Seed the demo shop (default true): into the storage made here, or into the given `storage` (seeding is once per
    * database, so a seeded one is left as it is).
@@ -101,7 +110,7 @@ export interface BuildOptions extends Partial<AppOptions> {
  */
 export async function build (t: Teardown, options: BuildOptions = {}): Promise<FastifyInstance> {
   const { backend, host = 'reference', seed = true, users, beforeReady, ...appOptions } = options
-  if (host !== 'reference') throw new Error(`build: unknown host ${String(host)}`)
+  if (host === 'memory-shop') return buildMemoryShop(t, options)
   let storage = appOptions.storage
   if (storage === undefined) {
     storage = await createStorage(t, { backend, seed, users })
@@ -125,6 +134,25 @@ export async function build (t: Teardown, options: BuildOptions = {}): Promise<F
   })
   t.teardown(() => app.close())
   await beforeReady?.(app)
+  await app.ready()
+  return app
+}
+
+/** `build` on the example host: its own catalog, carts and login in memory, the drawer registered over its port. */
+async function buildMemoryShop (t: Teardown, options: BuildOptions): Promise<FastifyInstance> {
+  if (options.storage !== undefined || options.backend !== undefined) throw new Error('build: the memory-shop host keeps everything in memory (no storage or backend)')
+  // Loaded only here: the other tests do not load the example.
+  const { buildTeaShop } = await import('../examples/memory-shop/app.ts')
+  const { app } = await buildTeaShop({
+    secret: options.secrets?.[0] ?? TEST_SECRET,
+    admin: options.users?.admin ?? MEMORY_SHOP_ADMIN,
+    edition: options.edition,
+    homeUrl: options.homeUrl ?? options.siteUrl ?? SITE_URL,
+    rateCounter: options.rateCounter,
+    now: options.now
+  })
+  t.teardown(() => app.close())
+  await options.beforeReady?.(app)
   await app.ready()
   return app
 }

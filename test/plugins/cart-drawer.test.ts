@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { cartDrawer, specifiedRoutes } from '../../plugins/cart-drawer/index.ts'
 import { newCartToken } from '../helpers/security.ts'
-import { buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../helper.ts'
+import { build, buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../helper.ts'
 
 function registerCartDrawer (host: PlatformHost, edition: 'free' | 'pro'): void {
   host.app.register(cartDrawer, {
@@ -47,4 +47,14 @@ test('cart-drawer declares no dependency (it registers its parts), and does not 
   })
   registerCartDrawer(host, 'free')
   await t.rejects(async () => { await host.app.ready() }, /The free edition lacks svc\/v1 route\(s\) of the specification: GET \/cart/)
+})
+
+test('cart-drawer over the example host (build with host memory-shop): the same drawer through another shop\'s port', async (t) => {
+  const app = await build(t, { host: 'memory-shop', edition: 'free' })
+  const token = String((await app.inject({ url: '/api/cart' })).headers['cart-token'])
+  const cart = await app.inject({ url: '/api/svc/v1/cart', headers: { origin: SITE_URL, 'cart-token': token } })
+  t.equal(cart.statusCode, 200, 'svc/v1/cart under the host\'s REST root', { found: cart.body })
+  t.match(cart.json(), { cartItems: [], cartCount: 0 })
+  t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('free')].sort(), 'the Free routes')
+  t.equal((await app.inject({ url: '/api/svc/v1/shipping-meter', headers: { origin: SITE_URL, 'cart-token': token } })).statusCode, 404, 'no Pro route in Free')
 })
