@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createMemoryRateCounter } from './memory/index.ts'
+import { createMemoryRateCounter, createMemoryStorage, MemoryStorage, type MemoryStorageOptions } from './memory/index.ts'
 import type { PgliteStorageOptions } from './pglite/index.ts'
 import { createPostgresStorage } from './postgres/index.ts'
 import { createRedisRateCounter } from './redis/index.ts'
@@ -8,8 +8,8 @@ import type { RateCounter, Storage } from './types.ts'
 
 export type * from './types.ts'
 export { isStorageUnavailable, StorageUnavailableError } from './errors.ts'
-export { createMemoryRateCounter, createPostgresStorage, createRedisRateCounter }
-export type { PgliteStorageOptions }
+export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
+export type { MemoryStorageOptions, PgliteStorageOptions }
 
 /**
  * The embedded PGlite database. `@electric-sql/pglite` (its WebAssembly PostgreSQL) is imported on the first call,
@@ -20,7 +20,11 @@ export async function createPgliteStorage (options: PgliteStorageOptions): Promi
   return create(options)
 }
 
-/** PostgreSQL when a URL is given, else the embedded PGlite database kept under `dataDir`. */
+/**
+ * PostgreSQL when a URL is given, else the embedded PGlite database kept under `dataDir`. The in-process
+ * `createMemoryStorage()` is never chosen here: its data dies with the process (tests, examples, hosts that want it
+ * call it themselves).
+ */
 export async function createStorage ({ databaseUrl, dataDir }: { databaseUrl: string | null, dataDir: string }): Promise<Storage> {
   if (databaseUrl) return createPostgresStorage({ connectionString: databaseUrl })
   return createPgliteStorage({ dataDir: join(dataDir, 'pglite') })

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { createMemoryStorage } from '../../storage/memory/index.ts'
 import { createPostgresClient, createPostgresStorage, openPostgresClient } from '../../storage/postgres/index.ts'
 import type { SqlClient } from '../../storage/sql/client.ts'
 import type { Storage } from '../../storage/types.ts'
@@ -140,7 +141,20 @@ export function storageBackends (): StorageBackend[] {
   return [pglite, url ? postgres(url) : unavailablePostgres()]
 }
 
-/** Every backend of the storage contract (test/storage/*-store.test.ts). */
+/** The in-process storage (`createMemoryStorage`): a new, empty one per `create()`. */
+const memory: ContractBackend = {
+  name: 'memory',
+  skip: false,
+  async create () {
+    const storage = createMemoryStorage()
+    return Object.assign(storage, { dispose: () => storage.close() })
+  }
+}
+
+/**
+ * Every backend of the storage contract (test/storage/*-store.test.ts): the SQL backends and memory. Memory is not in
+ * `storageBackends()`: the app's tests there also use SQL clients and migrations, which it has not.
+ */
 export function contractBackends (): ContractBackend[] {
-  return [...storageBackends()]
+  return [...storageBackends(), memory]
 }

@@ -111,6 +111,48 @@ contract('CartStore', async (t, storage) => {
     t.equal(cart?.data.lines.length, 51, 'no appended line was lost')
   })
 
+  t.test('a binding made while the cart is being written waits for the write and is not lost', async (t) => {
+    const key = cartKey()
+    await storage.updateCart(key, () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
+    let release!: () => void
+    const held = new Promise<void>((resolve) => { release = resolve })
+    let entered!: () => void
+    const inside = new Promise<void>((resolve) => { entered = resolve })
+    const writing = storage.updateCart(key, async (current) => {
+      entered()
+      await held
+      return { data: { ...current.data, coupons: ['written'] }, result: null }
+    })
+    await inside
+    const binding = storage.setCartUser(key, 55)
+    release()
+    await Promise.all([writing, binding])
+    const cart = await storage.getCart(key)
+    t.equal(cart?.userId, 55, 'the binding is kept')
+    t.same(cart?.data.coupons, ['written'], 'and so is the write')
+    t.equal(cart?.version, 2)
+  })
+
+  t.test('a cart written inside another cart\'s callback commits and rolls back with it', async (t) => {
+    const outer = cartKey()
+    const inner = cartKey()
+    const failure = new Error('outer fails')
+    await t.rejects(storage.updateCart(outer, async () => {
+      await storage.updateCart(inner, () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
+      t.equal((await storage.getCart(inner))?.version, 1, 'the callback sees its nested write')
+      throw failure
+    }), failure)
+    t.equal(await storage.getCart(inner), null, 'the nested write rolled back with the outer one')
+
+    const { cart } = await storage.updateCart(outer, async (current) => {
+      await storage.updateCart(inner, () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
+      await t.rejects(storage.updateCart(inner, async () => { throw failure }), failure)
+      return { data: { ...current.data, lines: [line(1)] }, result: null }
+    })
+    t.equal(cart.version, 1)
+    t.equal((await storage.getCart(inner))?.version, 1, 'a nested write that failed undid only itself')
+  })
+
   t.test('a cart read is the caller\'s to change', async (t) => {
     const key = cartKey()
     const { cart } = await storage.updateCart(key, () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
