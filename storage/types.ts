@@ -146,6 +146,20 @@ export interface CatalogStore {
 }
 
 /**
+ * A cart's stored snapshot as `CartStore.getCartSnapshot` answers it: the bytes and the stamp exactly as
+ * `saveCartSnapshot` stored them, and the catalog's and settings' versions as they are now, read in the same
+ * statement. Storage never reads the stamp: whether the snapshot is still current is the caller's decision (the
+ * platform stamps it with the versions it was computed at and compares them with these).
+ */
+export interface CartSnapshot {
+  snapshot: string
+  stamp: string
+  catalogVersion: number
+  /** 0 when no settings are stored. */
+  settingsVersion: number
+}
+
+/**
  * Carts. Rules:
  * - **Writes of one cart are serial**: `updateCart` calls for one key run one after the other (no lost update);
  *   `setCartUser`, `deleteCart` and `saveCartSnapshot` of a stored cart wait for its lock too. Carts of different
@@ -162,14 +176,15 @@ export interface CartStore {
   /** The cart, its products and coupons and the settings' version, as one consistent read (one statement). */
   readCart (key: string): Promise<CartRead>
   /**
-   * The cart's stored snapshot (`saveCartSnapshot`) if its stamp is `{snapshotKey}:{catalogVersion}:{settingsVersion}`
-   * with the versions as they are now; else null (no cart, no snapshot, or one computed from older data). One lean
-   * statement: the read path of a cart that has not changed since its last write sends these bytes as they are.
+   * The cart's stored snapshot (`saveCartSnapshot`) with its stamp and the catalog's and settings' versions as they
+   * are now; null when the cart is not stored or has no snapshot. One lean statement (the hot read path of a cart that
+   * has not changed since its last write): no cart data, products or timestamps are read.
    */
-  readCartSnapshot (key: string, snapshotKey: string): Promise<string | null>
+  getCartSnapshot (key: string): Promise<CartSnapshot | null>
   /**
    * Stores a snapshot of the cart (the drawer's state as sent) if the cart is still at `version`; any write of the
-   * cart drops it. `stamp` says what it was computed from (see `readCartSnapshot`). Returns whether it was stored.
+   * cart drops it. `stamp` is opaque to storage: stored, and answered by `getCartSnapshot`, as it is, for the caller
+   * to tell what the snapshot was computed from. Returns whether it was stored.
    */
   saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
   /**

@@ -4,7 +4,7 @@ import { StorageUnavailableError } from '../errors.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { DEFAULT_PRODUCT_TYPES, lastById, normaliseKey, productPaging } from '../rules.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartUpdate, ProductPage, ProductQuery, Session,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, ProductPage, ProductQuery, Session,
   Storage, StoredCart, StoredSettings, User, WriteVersions
 } from '../types.ts'
 
@@ -274,11 +274,11 @@ export class MemoryStorage implements Storage {
     return { cart: record === undefined ? null : this.#storedCart(record), products, coupons, settingsVersion, catalogVersion }
   }
 
-  async readCartSnapshot (key: string, snapshotKey: string): Promise<string | null> {
+  async getCartSnapshot (key: string): Promise<CartSnapshot | null> {
     this.#assertOpen()
     const record = this.#carts.get(key)
-    const { catalogVersion, settingsVersion } = this.#versions()
-    return record?.snapshot != null && record.stamp === `${snapshotKey}:${catalogVersion}:${settingsVersion}` ? record.snapshot : null
+    if (record?.snapshot == null || record.stamp === null) return null
+    return { snapshot: record.snapshot, stamp: record.stamp, ...this.#versions() }
   }
 
   async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {

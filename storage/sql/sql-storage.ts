@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, Product } from '../../domain/types.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
   StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
@@ -43,10 +43,9 @@ const READ_CART = `
   FROM (SELECT ${VERSIONS}) AS v
   LEFT JOIN LATERAL (SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1) AS c ON true`
 
-/** `readCartSnapshot`: the snapshot column alone, of the one row whose stamp names the versions as they are now. */
-const READ_CART_SNAPSHOT = `
-  SELECT snapshot FROM svc_carts
-  WHERE key = $1 AND snapshot_stamp = $2::text || ':' || ${CATALOG_VERSION} || ':' || ${SETTINGS_VERSION}`
+/** `getCartSnapshot`: the snapshot and its stamp, of one row by primary key, and the versions as they are now. */
+const GET_CART_SNAPSHOT = `
+  SELECT snapshot, snapshot_stamp AS stamp, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL`
 
 interface WriteVersionsRow {
   catalog_version: number
@@ -162,9 +161,11 @@ export class SqlStorage implements Storage {
     }
   }
 
-  async readCartSnapshot (key: string, snapshotKey: string): Promise<string | null> {
-    const { rows } = await this.#db.query<{ snapshot: string }>(READ_CART_SNAPSHOT, [key, snapshotKey], 'svc_read_cart_snapshot')
-    return rows[0]?.snapshot ?? null
+  async getCartSnapshot (key: string): Promise<CartSnapshot | null> {
+    const { rows } = await this.#db.query<{ snapshot: string, stamp: string } & WriteVersionsRow>(GET_CART_SNAPSHOT, [key], 'svc_get_cart_snapshot')
+    const row = rows[0]
+    if (row === undefined) return null
+    return { snapshot: row.snapshot, stamp: row.stamp, catalogVersion: row.catalog_version, settingsVersion: row.settings_version }
   }
 
   async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {

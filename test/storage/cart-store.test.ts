@@ -223,11 +223,16 @@ contract('CartStore', async (t, storage) => {
     t.equal(written.versions?.settingsVersion, 1, 'and a write tells it too')
   })
 
-  t.test('snapshots: stored for one version of the cart, answered while current, dropped by any write', async (t) => {
-    t.equal(await storage.readCartSnapshot(cartKey(), 'k1'), null, 'no snapshot of a cart not stored')
+  t.test('snapshots: stored for one version of the cart with an opaque stamp, dropped by any write', async (t) => {
+    // The platform's rule (CartService.readSnapshot): current while the stamp names the versions as they are now.
+    const current = async (key: string, snapshotKey: string): Promise<string | null> => {
+      const stored = await storage.getCartSnapshot(key)
+      return stored !== null && stored.stamp === `${snapshotKey}:${stored.catalogVersion}:${stored.settingsVersion}` ? stored.snapshot : null
+    }
+    t.equal(await storage.getCartSnapshot(cartKey()), null, 'no snapshot of a cart not stored')
     const key = cartKey()
     const { cart } = await storage.updateCart(key, () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'none before one is saved')
+    t.equal(await storage.getCartSnapshot(key), null, 'none before one is saved')
 
     const stamp = (catalog: number, settings: number): string => `k1:${catalog}:${settings}`
     const now = await storage.readCart(key)
@@ -235,33 +240,44 @@ contract('CartStore', async (t, storage) => {
       'a snapshot of an older version of the cart is not stored')
     t.notOk(await storage.saveCartSnapshot(cartKey(), 1, 'x', '{}'), 'nor of a cart not stored')
     t.ok(await storage.saveCartSnapshot(key, cart.version, stamp(now.catalogVersion, now.settingsVersion), '{"state":1}'))
-    t.equal(await storage.readCartSnapshot(key, 'k1'), '{"state":1}', 'a current snapshot is answered')
-    t.equal(await storage.readCartSnapshot(key, 'k2'), null, 'not for another snapshot key')
-    t.equal(await storage.readCartSnapshot(key, 'k'), null, 'nor for a key that is a prefix of its own')
+    t.strictSame(await storage.getCartSnapshot(key),
+      { snapshot: '{"state":1}', stamp: stamp(now.catalogVersion, now.settingsVersion), catalogVersion: now.catalogVersion, settingsVersion: now.settingsVersion },
+      'the bytes and the stamp as stored, with the versions as they are now')
+    t.equal(await current(key, 'k1'), '{"state":1}', 'a current snapshot is answered')
+    t.equal(await current(key, 'k2'), null, 'not for another snapshot key')
+    t.equal(await current(key, 'k'), null, 'nor for a key that is a prefix of its own')
     t.strictSame((await storage.readCart(key)).cart, cart, 'the full read still reads the cart itself')
 
+    t.ok(await storage.saveCartSnapshot(key, cart.version, 'anything: storage does not read it', '{"opaque":true}'))
+    t.equal((await storage.getCartSnapshot(key))?.stamp, 'anything: storage does not read it', 'any stamp is stored as it is')
+
+    await storage.saveCartSnapshot(key, cart.version, stamp(now.catalogVersion, now.settingsVersion), '{"state":1}')
     await storage.upsertProducts([product(3, { name: 'Not in the cart, renamed' })])
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a product write makes it stale')
+    const afterProduct = await storage.getCartSnapshot(key)
+    t.equal(afterProduct?.catalogVersion, now.catalogVersion + 1, 'a product write: the catalog version read with it moves')
+    t.equal(afterProduct?.snapshot, '{"state":1}', 'the snapshot itself is kept: the caller decides')
+    t.equal(await current(key, 'k1'), null, 'so it is no longer current')
 
     const afterCatalog = await storage.readCart(key)
     await storage.saveCartSnapshot(key, cart.version, stamp(afterCatalog.catalogVersion, afterCatalog.settingsVersion), '{"state":2}')
     await storage.upsertCoupons([makeCoupon({ code: 'other', amount: 5 })])
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a coupon write too')
+    t.equal(await current(key, 'k1'), null, 'a coupon write too')
 
-    const current = await storage.readCart(key)
-    await storage.saveCartSnapshot(key, cart.version, stamp(current.catalogVersion, current.settingsVersion), '{"state":3}')
+    const beforeSettings = await storage.readCart(key)
+    await storage.saveCartSnapshot(key, cart.version, stamp(beforeSettings.catalogVersion, beforeSettings.settingsVersion), '{"state":3}')
     await storage.saveSettings({ enabled: false })
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a settings write too')
+    t.equal((await storage.getCartSnapshot(key))?.settingsVersion, beforeSettings.settingsVersion + 1, 'a settings write moves the settings version')
+    t.equal(await current(key, 'k1'), null, 'so the snapshot is not current')
 
     const latest = await storage.readCart(key)
     await storage.saveCartSnapshot(key, cart.version, stamp(latest.catalogVersion, latest.settingsVersion), '{"state":4}')
-    t.equal(await storage.readCartSnapshot(key, 'k1'), '{"state":4}')
+    t.equal(await current(key, 'k1'), '{"state":4}')
     await storage.setCartUser(key, 9)
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'binding the cart drops its snapshot')
+    t.equal(await storage.getCartSnapshot(key), null, 'binding the cart drops its snapshot')
 
     await storage.saveCartSnapshot(key, cart.version, stamp(latest.catalogVersion, latest.settingsVersion), '{"state":5}')
-    t.equal(await storage.readCartSnapshot(key, 'k1'), '{"state":5}')
+    t.equal(await current(key, 'k1'), '{"state":5}')
     await storage.updateCart(key, (currentCart) => ({ data: { ...currentCart.data, lines: [line(1, 2)] }, result: null }))
-    t.equal(await storage.readCartSnapshot(key, 'k1'), null, 'a write of the cart drops its snapshot')
+    t.equal(await storage.getCartSnapshot(key), null, 'a write of the cart drops its snapshot')
   })
 })

@@ -28,6 +28,14 @@ function productIds (data: CartData): Set<number> {
   return ids
 }
 
+/**
+ * What a snapshot is stamped with: the snapshotter's key (what else the state depends on) and the catalog's and
+ * settings' versions it was computed at. Storage keeps it opaque; `readSnapshot` compares it.
+ */
+function snapshotStamp (snapshotKey: string, versions: WriteVersions): string {
+  return `${snapshotKey}:${versions.catalogVersion}:${versions.settingsVersion}`
+}
+
 function unwrap<T> (result: Result<T>): T {
   if (!result.ok) throw new CartActionError(result.error)
   return result.value
@@ -106,10 +114,16 @@ export class CartService {
     return this.#storage.readCart(key)
   }
 
-  /** The cart's stored snapshot while it is current (`Storage.readCartSnapshot`), else null; null without snapshots. */
+  /**
+   * The cart's stored snapshot while it is current, else null; null without snapshots. One storage statement
+   * (`Storage.getCartSnapshot`) brings the stamp the snapshot was stored with and the versions as they are now: it is
+   * current when the stamp is the one `storeSnapshot` would make now.
+   */
   async readSnapshot (key: string): Promise<string | null> {
     const snapshotKey = this.snapshotKey
-    return snapshotKey === undefined ? null : this.#storage.readCartSnapshot(key, snapshotKey)
+    if (snapshotKey === undefined) return null
+    const stored = await this.#storage.getCartSnapshot(key)
+    return stored !== null && stored.stamp === snapshotStamp(snapshotKey, stored) ? stored.snapshot : null
   }
 
   /**
@@ -121,8 +135,7 @@ export class CartService {
     if (snapshotter === undefined || state.stored === null || !isGuest(viewer)) return null
     const snapshot = await snapshotter.make(state)
     if (snapshot === null) return null
-    const stamp = `${snapshotter.key()}:${versions.catalogVersion}:${versions.settingsVersion}`
-    await this.#storage.saveCartSnapshot(state.key, state.stored.version, stamp, snapshot)
+    await this.#storage.saveCartSnapshot(state.key, state.stored.version, snapshotStamp(snapshotter.key(), versions), snapshot)
     return snapshot
   }
 
