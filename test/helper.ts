@@ -14,7 +14,7 @@ import { svcFreePlugin } from '../plugins/svc-free/index.ts'
 import { svcProPlugin } from '../plugins/svc-pro/index.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers, type DemoUsers } from '../seed/seed.ts'
-import { createMemoryRateCounter } from '../storage/memory/index.ts'
+import { createMemoryRateCounter, createMemoryStorage } from '../storage/memory/index.ts'
 import type { RateCounter, Storage } from '../storage/types.ts'
 import { createTestPgliteStorage } from './helpers/pglite.ts'
 import { skipWithout } from './helpers/services.ts'
@@ -38,12 +38,12 @@ export interface Teardown {
 }
 
 /**
- * Where the test's data lives. `pglite` (default): a fresh PGlite database of the test's own. `postgres`: a fresh
- * schema on DATABASE_URL, dropped afterwards; pass `{ skip: backendSkip('postgres') }` to the test so that it is
- * skipped without DATABASE_URL (and fails under CI=true, test/helpers/services.ts). No `memory` backend yet:
- * storage/ has no in-memory Storage (only the in-memory rate counter).
+ * Where the test's data lives. `pglite` (default): a fresh PGlite database of the test's own. `memory`: the
+ * in-process storage (storage/memory/), nothing on disk. `postgres`: a fresh schema on DATABASE_URL, dropped
+ * afterwards; pass `{ skip: backendSkip('postgres') }` to the test so that it is skipped without DATABASE_URL (and
+ * fails under CI=true, test/helpers/services.ts).
  */
-export type Backend = 'pglite' | 'postgres'
+export type Backend = 'pglite' | 'memory' | 'postgres'
 
 /** The reason to skip a test on `backend` here, or false: pass it as the test's `skip` option. */
 export function backendSkip (backend: Backend): string | false {
@@ -65,6 +65,8 @@ export async function createStorage (t: Teardown, options: StorageOptions = {}):
   if (backend === 'postgres') {
     // Throws without DATABASE_URL: skipped tests never get here, and under CI=true the test fails.
     storage = await storageBackends().find((candidate) => candidate.name === 'postgres')!.create()
+  } else if (backend === 'memory') {
+    storage = createMemoryStorage()
   } else {
     storage = await createTestPgliteStorage()
   }

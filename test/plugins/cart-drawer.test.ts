@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { cartDrawer, specifiedRoutes } from '../../plugins/cart-drawer/index.ts'
 import { newCartToken } from '../helpers/security.ts'
-import { build, buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../helper.ts'
+import { backendSkip, build, buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../helper.ts'
 
 function registerCartDrawer (host: PlatformHost, edition: 'free' | 'pro'): void {
   host.app.register(cartDrawer, {
@@ -58,3 +58,16 @@ test('cart-drawer over the example host (build with host memory-shop): the same 
   t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('free')].sort(), 'the Free routes')
   t.equal((await app.inject({ url: '/api/svc/v1/shipping-meter', headers: { origin: SITE_URL, 'cart-token': token } })).statusCode, 404, 'no Pro route in Free')
 })
+
+for (const backend of ['pglite', 'memory', 'postgres'] as const) {
+  test(`cart-drawer in the whole app on the ${backend} backend (build)`, { skip: backendSkip(backend) }, async (t) => {
+    const app = await build(t, { backend, edition: 'pro' })
+    const added = await app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { origin: SITE_URL }, payload: { id: 101, quantity: 2 } })
+    t.equal(added.statusCode, 201, 'the seeded catalog sells product 101', { found: added.body })
+    const headers = { origin: SITE_URL, 'cart-token': String(added.headers['cart-token']) }
+    const cart = await app.inject({ url: `${SVC}/cart`, headers })
+    t.equal(cart.statusCode, 200, { found: cart.body })
+    t.equal(cart.json().cartCount, 2, 'the drawer reads the cart the platform wrote')
+    t.equal((await app.inject({ url: `${SVC}/shipping-meter`, headers })).statusCode, 200, 'a Pro route')
+  })
+}
