@@ -16,12 +16,6 @@ export interface DisposableStorage extends Storage {
 export interface TestStorage extends DisposableStorage {
   /** Applies pending migrations again; returns the ids applied. */
   migrate (): Promise<string[]>
-  /**
-   * The snapshot read as storage answered it before its stamps became opaque (issue 17): the snapshot when its stamp
-   * is `{snapshotKey}:{catalogVersion}:{settingsVersion}` with the versions as they are now (`CartService`'s stamp),
-   * else null. Built on `getCartSnapshot`, for test/perf-design/cart-read.test.ts, which still asks this way.
-   */
-  readCartSnapshot (key: string, snapshotKey: string): Promise<string | null>
 }
 
 export interface BareClients {
@@ -62,11 +56,7 @@ function withDispose<S extends Storage & { migrate (): Promise<string[]> }> (
     closing ??= close().finally(afterClose)
     return closing
   }
-  const readCartSnapshot = async (key: string, snapshotKey: string): Promise<string | null> => {
-    const stored = await storage.getCartSnapshot(key)
-    return stored?.stamp === `${snapshotKey}:${stored?.catalogVersion}:${stored?.settingsVersion}` ? stored.snapshot : null
-  }
-  return Object.assign(storage, { close: dispose, dispose, readCartSnapshot })
+  return Object.assign(storage, { close: dispose, dispose })
 }
 
 const pglite: StorageBackend = {
