@@ -11,7 +11,7 @@ const NO_STORAGE = new Proxy({}, {
 
 /**
  * The `svc/v1` routes an app of the edition registers, with the rules each declares (`fastify.svcRoutes`): the suite
- * drives these, and test/security/route-table.test.ts holds them against the specification's table.
+ * drives these, and test/plugins/security/route-table.test.ts holds them against the specification's table.
  */
 export async function registeredSvcRoutes (edition: Edition = 'pro'): Promise<readonly SvcRouteSpec[]> {
   const rateCounter = createMemoryRateCounter()

@@ -11,7 +11,7 @@ import type { RateCounter, Storage } from '../../storage/types.ts'
 import { build, createStorage, SITE_URL, STORE_API } from '../helper.ts'
 
 /**
- * Helpers for the security suite (test/security/): an app with a few test-only svc routes, visitors of every access
+ * Helpers for the security suite (test/plugins/security/): an app with a few test-only svc routes, visitors of every access
  * group, and the assertions every response of `svc/v1` must satisfy. Expected values are written out from the
  * specification and the design here, not imported from the plugin, so that the tests are an independent check.
  */
