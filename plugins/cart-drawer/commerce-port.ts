@@ -5,7 +5,8 @@ import type { ProductPage, ProductQuery } from '../../storage/types.ts'
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups, eighteen operations:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-two
+ * operations (two of them optional) and a filter interface:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
