@@ -158,3 +158,25 @@ const memory: ContractBackend = {
 export function contractBackends (): ContractBackend[] {
   return [...storageBackends(), memory]
 }
+
+/** A backend the app's behaviour suites run on: `create()` gives a fresh storage (memory has no migrations to apply). */
+export interface AppBackend extends ContractBackend {
+  create (): Promise<TestStorage>
+}
+
+const memoryApp: AppBackend = {
+  name: 'memory',
+  skip: false,
+  async create () {
+    const storage = createMemoryStorage()
+    return Object.assign(storage, { dispose: () => storage.close(), migrate: async (): Promise<string[]> => [] })
+  }
+}
+
+/**
+ * The backends of the drawer's behaviour suites (svc-free, svc-pro, bundles): PGlite, PostgreSQL and memory, so a
+ * shop on any of them gets the same answers. Suites that also look into the database with SQL use `storageBackends()`.
+ */
+export function appBackends (): AppBackend[] {
+  return [...storageBackends(), memoryApp]
+}

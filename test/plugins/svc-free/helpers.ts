@@ -5,7 +5,7 @@ import type { Storage } from '../../../storage/types.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../helpers/shopper.ts'
 import { asAdmin, login, neverExhaustedCounter, USERS, type Login } from '../../helpers/security.ts'
-import { storageBackends, type TestStorage } from '../../helpers/storage-backends.ts'
+import { appBackends, type TestStorage } from '../../helpers/storage-backends.ts'
 
 /**
  * Helpers for the Free edition's `svc/v1` routes (test/plugins/svc-free/): the whole Free app on each storage backend with
@@ -37,7 +37,7 @@ export async function buildFreeApp (t: Test, storage: Storage): Promise<FreeApp>
  * DATABASE_URL fails the PostgreSQL one), each with its own fresh, seeded database and app.
  */
 export function onEveryBackend (name: string, body: (t: Test, free: FreeApp & { backend: string, storage: TestStorage }) => Promise<void>): void {
-  for (const backend of storageBackends()) {
+  for (const backend of appBackends()) {
     test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())

@@ -6,7 +6,7 @@ import type { Storage } from '../../../storage/types.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../helpers/shopper.ts'
 import { asAdmin, login, neverExhaustedCounter, USERS, type Login } from '../../helpers/security.ts'
-import { storageBackends, type TestStorage } from '../../helpers/storage-backends.ts'
+import { appBackends, type TestStorage } from '../../helpers/storage-backends.ts'
 
 /**
  * Helpers for the Pro edition's drawer and admin routes (test/plugins/svc-pro/): the whole Pro app on each storage backend with
@@ -56,7 +56,7 @@ export async function buildProApp (t: Test, storage: Storage, edition: 'pro' | '
  * seeded database and Pro app.
  */
 export function onEveryBackend (name: string, body: (t: Test, pro: ProApp & { storage: TestStorage }) => Promise<void>): void {
-  for (const backend of storageBackends()) {
+  for (const backend of appBackends()) {
     test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())

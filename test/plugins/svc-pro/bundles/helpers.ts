@@ -6,7 +6,7 @@ import type { Storage } from '../../../../storage/types.ts'
 import { buildTestApp } from '../../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../../helpers/shopper.ts'
 import { login, neverExhaustedCounter, SVC, USERS, type Login } from '../../../helpers/security.ts'
-import { storageBackends } from '../../../helpers/storage-backends.ts'
+import { appBackends } from '../../../helpers/storage-backends.ts'
 
 /**
  * Helpers for the bundle builder (test/plugins/svc-pro/bundles/): the whole app on each storage backend with the demo shop
@@ -69,7 +69,7 @@ export async function saveBundles (app: FastifyInstance, bundles: { enabled?: bo
  * database and the whole app (Pro unless told otherwise) with the demo bundles saved. Rate limits never run out.
  */
 export function onEveryBackend (name: string, body: (t: Test, ctx: BundlesApp) => Promise<void>, options: Partial<AppOptions> = {}): void {
-  for (const backend of storageBackends()) {
+  for (const backend of appBackends()) {
     test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())
