@@ -66,7 +66,12 @@ test('npm pack holds the built package and nothing else', async (t) => {
     t.ok(files.includes(file), `${file} is packed`)
   }
   const pkg = JSON.parse(await readFile(join(folder, 'package.json'), 'utf8')) as PackageJson
-  const targets = [pkg.main, pkg.types, ...Object.values(pkg.exports).flatMap((target) => typeof target === 'string' ? [target] : Object.values(target))]
+  // The `svc-source` condition names the repository's own sources, for its tests and its example (.taprc sets the
+  // condition); an installed package never sets it. Every other target must be packed.
+  const conditions = Object.values(pkg.exports).flatMap((target) => typeof target === 'string' ? [] : Object.entries(target))
+  const sources = conditions.filter(([condition]) => condition === 'svc-source').map(([, path]) => path)
+  t.ok(sources.every((path) => path.endsWith('.ts') && !path.endsWith('.d.ts')), 'svc-source names TypeScript sources only')
+  const targets = [pkg.main, pkg.types, ...Object.values(pkg.exports).flatMap((target) => typeof target === 'string' ? [target] : Object.entries(target).filter(([condition]) => condition !== 'svc-source').map(([, path]) => path))]
   for (const target of new Set(targets.map((path) => path.replace(/^\.\//, '')))) t.ok(files.includes(target), `${target} (main, types, exports) is packed`)
 
   const unwanted = files.filter((file) =>
