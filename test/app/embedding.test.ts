@@ -1,5 +1,5 @@
 import Fastify from 'fastify'
-import { test } from 'tap'
+import { test, type Test } from 'tap'
 import { cartDrawer, healthPlugin, shopPlugin } from '../../app.ts'
 import { installErrorHandling } from '../../errors/index.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
@@ -10,15 +10,21 @@ import { createTestPgliteStorage } from '../helpers/pglite.ts'
 const SITE = 'https://shop.example'
 const SECRET = 'embedding-test-secret-at-least-32-bytes'
 
+/** A seeded PGlite storage and in-process counters, closed when the test ends. */
+async function seededStores (t: Test) {
+  const storage = await createTestPgliteStorage()
+  const rateCounter = createMemoryRateCounter()
+  t.teardown(async () => { await rateCounter.close(); await storage.close() })
+  await seedDemoShop(storage, SITE)
+  return { storage, rateCounter }
+}
+
 /**
  * The README's embedding recipe on a host's own Fastify instance (PGlite and in-process counters in place of
  * PostgreSQL and Redis): registering `cartDrawer` after the platform gives the whole drawer.
  */
 test("the README's embedding recipe: one cartDrawer registration gives the host the whole drawer", async (t) => {
-  const storage = await createTestPgliteStorage()
-  const rateCounter = createMemoryRateCounter()
-  t.teardown(async () => { await rateCounter.close(); await storage.close() })
-  await seedDemoShop(storage, SITE)
+  const { storage, rateCounter } = await seededStores(t)
 
   const app = Fastify()
   t.teardown(() => app.close())
@@ -71,10 +77,7 @@ test("the README's embedding recipe: one cartDrawer registration gives the host 
 })
 
 test("the drawer's routes answer in the WordPress REST shape whatever the host's own error handler does", async (t) => {
-  const storage = await createTestPgliteStorage()
-  const rateCounter = createMemoryRateCounter()
-  t.teardown(async () => { await rateCounter.close(); await storage.close() })
-  await seedDemoShop(storage, SITE)
+  const { storage, rateCounter } = await seededStores(t)
 
   const app = Fastify()
   t.teardown(() => app.close())

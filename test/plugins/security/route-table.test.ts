@@ -1,11 +1,8 @@
 import { test } from 'tap'
-import Fastify from 'fastify'
 import fp from 'fastify-plugin'
 import { cartDrawer, commercePlugin, missingRoutes } from '../../../plugins/cart-drawer/index.ts'
 import { securityPlugin, type SvcRouteSpec } from '../../../plugins/security/index.ts'
-import { shopPlugin } from '../../../plugins/shop/index.ts'
-import { demoShopConfig } from '../../../seed/demo-config.ts'
-import { createMemoryRateCounter } from '../../../storage/memory/index.ts'
+import { buildPlatform } from '../../helper.ts'
 import { registeredSvcRoutes, SVC_ROUTES } from '../../helpers/routes.ts'
 import {
   buildSecurityApp, createSecurityStorage, credentialsFor, expectError, expectThrough, label, login, newCartToken,
@@ -62,12 +59,7 @@ test('the registered svc/v1 routes declare the route table of specification §4.
 })
 
 test('a route the edition promises but no plugin adds stops the server at start, naming the route', async (t) => {
-  const rateCounter = createMemoryRateCounter()
-  t.teardown(() => rateCounter.close())
-  const storage = await createSecurityStorage(t)
-  const app = Fastify()
-  t.teardown(() => app.close())
-  await app.register(shopPlugin, { storage, secrets: ['x'.repeat(32)], restRoot: '/wp-json/', homeUrl: 'http://shop.test', siteUrl: 'http://shop.test', config: demoShopConfig })
+  const { app, storage, rateCounter } = await buildPlatform(t)
   // A host hook that moves GET /cart out of svc/v1 before the drawer's rules see it: the Free edition lacks it.
   app.addHook('onRoute', (route) => {
     if (route.url === '/wp-json/svc/v1/cart' && route.method === 'GET') route.url = '/elsewhere/cart'
@@ -79,12 +71,7 @@ test('a route the edition promises but no plugin adds stops the server at start,
 })
 
 test('an svc/v1 route that declares no rules cannot be added', async (t) => {
-  const rateCounter = createMemoryRateCounter()
-  t.teardown(() => rateCounter.close())
-  const storage = await createSecurityStorage(t)
-  const app = Fastify()
-  t.teardown(() => app.close())
-  await app.register(shopPlugin, { storage, secrets: ['x'.repeat(32)], restRoot: '/wp-json/', homeUrl: 'http://shop.test', siteUrl: 'http://shop.test', config: demoShopConfig })
+  const { app, storage, rateCounter } = await buildPlatform(t)
   // The security plugin alone, over the platform's side of the commerce port.
   await app.register(commercePlugin, { commerce: app.shop.commerce, stores: { settings: storage, analytics: storage }, secrets: ['x'.repeat(32)] })
   await app.register(securityPlugin, { rateCounter })
