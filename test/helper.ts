@@ -58,9 +58,18 @@ export interface StorageOptions {
   users?: DemoUsers
 }
 
+/** The backend of tests that name none: PGlite, or `SVC_TEST_BACKEND` (`memory`, `postgres`). */
+function defaultBackend (): Backend {
+  const chosen = process.env.SVC_TEST_BACKEND
+  if (chosen === undefined || chosen === '') return 'pglite'
+  if (chosen === 'pglite' || chosen === 'memory' || chosen === 'postgres') return chosen
+  throw new Error(`SVC_TEST_BACKEND must be pglite, memory or postgres, not ${chosen}`)
+}
+
 /** A fresh storage on `backend`, seeded, closed (and thrown away) when the test ends. */
 export async function createStorage (t: Teardown, options: StorageOptions = {}): Promise<Storage> {
-  const backend = options.backend ?? 'pglite'
+  // SVC_TEST_BACKEND=memory|postgres runs the suites that take the default on another backend.
+  const backend = options.backend ?? defaultBackend()
   let storage: Storage
   if (backend === 'postgres') {
     // Throws without DATABASE_URL: skipped tests never get here, and under CI=true the test fails.
