@@ -206,14 +206,22 @@ export class CartService {
 
   async applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
     const normalised = normaliseCouponCode(code)
-    const [coupon, before] = await Promise.all([this.#storage.getCoupon(normalised), this.get(key, viewer)])
-    return this.#change(key, viewer, (data) => unwrap(applyCoupon(data, coupon, {
-      code: normalised,
-      subtotal: before.priced.totals.totalItems,
-      now: this.#now(),
-      appliedCodes: data.coupons,
-      currency: this.#config.currency
-    })))
+    const coupon = await this.#storage.getCoupon(normalised)
+    return this.#change(key, viewer, async (data) => {
+      // The minimum spend is checked against the cart as it is under the write lock, not a copy read before it: a
+      // removal that lands first leaves a subtotal the coupon must be held against (these reads join the write's
+      // transaction).
+      const ids = productIds(data)
+      const [products, applied] = await Promise.all([this.#storage.getProducts([...ids]), this.#storage.getCoupons(data.coupons)])
+      const subtotal = priceCart(data, products, applied, this.#config, this.#now(), viewer).totals.totalItems
+      return unwrap(applyCoupon(data, coupon, {
+        code: normalised,
+        subtotal,
+        now: this.#now(),
+        appliedCodes: data.coupons,
+        currency: this.#config.currency
+      }))
+    })
   }
 
   async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
@@ -270,8 +278,8 @@ export class CartService {
     return saved.key
   }
 
-  async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
-    const { cart, versions } = await this.#storage.updateCart(key, (current) => ({ data: change(current.data), result: null }))
+  async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>): Promise<CartState> {
+    const { cart, versions } = await this.#storage.updateCart(key, async (current) => ({ data: await change(current.data), result: null }))
     if (viewer.userId && cart.userId !== viewer.userId) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
