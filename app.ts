@@ -99,7 +99,7 @@ export { settingsPlugin, SettingsService, type SettingsWriteResult, type Version
 export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
 export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
 export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
-export { cartDrawer, commercePlugin, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
+export { cartDrawer, commercePlugin, CartHooks, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
 export { svcFreePlugin } from './plugins/svc-free/index.ts'
 export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'

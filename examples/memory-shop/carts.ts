@@ -1,5 +1,5 @@
 import {
-  addToCart, applyCoupon, CartActionError, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
+  addToCart, applyCoupon, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
   removeLines, setLineQuantity,
   type AddItemInput, type CartData, type CartReconciler, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
@@ -56,9 +56,7 @@ export class ShopCarts implements CartsPort {
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #settingsVersion: () => Promise<number>
-  readonly #lockers: LockedLines[] = []
-  #lockedLinesGeneration = 0
-  readonly #reconcilers: CartReconciler[] = []
+  readonly #hooks = new CartHooks()
 
   constructor (options: ShopCartsOptions) {
     this.#catalog = options.catalog
@@ -103,13 +101,13 @@ export class ShopCarts implements CartsPort {
   }
 
   async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#lockedLines(data))))
+    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#hooks.lockedLines(data))))
   }
 
   /** The shop's own quantity change (its Store API's `update-item`); a locked line is refused, 0 removes the line. */
   async setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
     return this.#change(key, viewer, (data) => {
-      if (this.#lockedLines(data).has(itemKey)) {
+      if (this.#hooks.lockedLines(data).has(itemKey)) {
         refuse({ reason: 'item_locked', message: 'This cart item is locked: it can only be changed by the drawer\'s own controls.', data: { keys: [itemKey] } })
       }
       if (quantity === 0) return unwrap(removeLines(data, [itemKey]))
@@ -136,32 +134,20 @@ export class ShopCarts implements CartsPort {
   }
 
   lockedLines (data: CartData): ReadonlySet<string> {
-    return this.#lockedLines(data)
+    return this.#hooks.lockedLines(data)
   }
 
   get lockedLinesGeneration (): number {
-    return this.#lockedLinesGeneration
+    return this.#hooks.lockedLinesGeneration
   }
 
-  // The declared hooks. Snapshots are not kept: every read prices the cart, which in memory costs next to nothing.
+  // The declared hooks, kept by the package's CartHooks. Snapshots are not kept: every read prices the cart, which in
+  // memory costs next to nothing, so a snapshot hook is held but never asked.
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
   addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
-    if (name === 'snapshot') return () => {}
-    const list: Array<LockedLines | CartReconciler> = name === 'lockedLines' ? this.#lockers : this.#reconcilers
-    list.push(hook as LockedLines & CartReconciler)
-    if (name === 'lockedLines') this.#lockedLinesGeneration++
-    return () => {
-      const index = list.indexOf(hook as LockedLines & CartReconciler)
-      if (index === -1) return
-      list.splice(index, 1)
-      if (name === 'lockedLines') this.#lockedLinesGeneration++
-    }
-  }
-
-  #lockedLines (data: CartData): ReadonlySet<string> {
-    return new Set(this.#lockers.flatMap((locker) => [...locker(data)]))
+    return this.#hooks.add(name, hook)
   }
 
   #stored (key: string): StoredCart | null {
@@ -172,8 +158,7 @@ export class ShopCarts implements CartsPort {
   /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
-    const drops = await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))
-    const drop = new Set(drops.flatMap((keys) => [...keys]))
+    const drop = await this.#hooks.reconcile(state, viewer)
     if (drop.size > 0) {
       const written = this.#write(key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => !drop.has(line.key)) }))
       state = await this.#priceStored(key, written, viewer)

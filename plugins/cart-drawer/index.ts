@@ -71,3 +71,4 @@ export type {
   CommercePort, CartsPort, CartState, CartReading, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './commerce-port.ts'
+export { CartHooks } from './cart-hooks.ts'

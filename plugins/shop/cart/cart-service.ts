@@ -6,7 +6,7 @@ import { domainError } from '../../../domain/result.ts'
 import { priceCart } from '../../../domain/totals.ts'
 import type { CartData, Coupon, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
-import type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer } from '../../cart-drawer/index.ts'
+import { CartHooks, type AddItemInput, type CartReconciler, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 
 // The cart types are the commerce port's: this service is the reference platform's side of it.
@@ -46,10 +46,7 @@ export class CartService {
   readonly #storage: Storage
   readonly #config: ShopConfig
   readonly #now: () => Date
-  readonly #reconcilers: CartReconciler[] = []
-  readonly #lockers: LockedLines[] = []
-  #lockedLinesGeneration = 0
-  #snapshotter: CartSnapshotter | undefined
+  readonly #hooks = new CartHooks()
 
   constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
     this.#storage = storage
@@ -70,43 +67,21 @@ export class CartService {
   addHook (name: 'reconcile', hook: CartReconciler): () => void
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
   addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
-    if (name === 'snapshot') {
-      if (this.#snapshotter !== undefined) throw new Error('a snapshot hook is already added')
-      const snapshotter = hook as CartSnapshotter
-      this.#snapshotter = snapshotter
-      return () => { if (this.#snapshotter === snapshotter) this.#snapshotter = undefined }
-    }
-    const list: Array<LockedLines | CartReconciler> = name === 'lockedLines' ? this.#lockers : this.#reconcilers
-    list.push(hook as LockedLines & CartReconciler)
-    if (name === 'lockedLines') this.#lockedLinesGeneration++
-    return () => {
-      const index = list.indexOf(hook as LockedLines & CartReconciler)
-      if (index === -1) return
-      list.splice(index, 1)
-      if (name === 'lockedLines') this.#lockedLinesGeneration++
-    }
+    return this.#hooks.add(name, hook)
   }
 
   /** Grows whenever a `lockedLines` hook is added or removed (0: none ever): what a snapshot with locks depends on. */
   get lockedLinesGeneration (): number {
-    return this.#lockedLinesGeneration
+    return this.#hooks.lockedLinesGeneration
   }
 
   #lockedLines (data: CartData): ReadonlySet<string> {
-    if (this.#lockers.length === 0) return new Set()
-    if (this.#lockers.length === 1) return this.#lockers[0]!(data)
-    return new Set(this.#lockers.flatMap((locker) => [...locker(data)]))
-  }
-
-  async #reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
-    if (this.#reconcilers.length === 0) return new Set()
-    const drops = await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))
-    return drops.length === 1 ? drops[0]! : new Set(drops.flatMap((drop) => [...drop]))
+    return this.#hooks.lockedLines(data)
   }
 
   /** The snapshot key reads ask for (undefined: no snapshots). */
   get snapshotKey (): string | undefined {
-    return this.#snapshotter?.key()
+    return this.#hooks.snapshotter?.key()
   }
 
   /** The cart as stored with its products and coupons and the settings' version (`Storage.readCart`). */
@@ -131,7 +106,7 @@ export class CartService {
    * a guest and the snapshotter makes one. Returns the snapshot, or null.
    */
   async storeSnapshot (state: CartState, versions: WriteVersions, viewer: Viewer): Promise<string | null> {
-    const snapshotter = this.#snapshotter
+    const snapshotter = this.#hooks.snapshotter
     if (snapshotter === undefined || state.stored === null || !isGuest(viewer)) return null
     const snapshot = await snapshotter.make(state)
     if (snapshot === null) return null
@@ -285,7 +260,7 @@ export class CartService {
       cart.userId = viewer.userId
     }
     const state = await this.price(key, cart, viewer)
-    const drop = await this.#reconcile(state, viewer)
+    const drop = await this.#hooks.reconcile(state, viewer)
     if (drop.size === 0) return this.#snapshotAfterWrite(state, versions, viewer)
     const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (current) => ({
       data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
