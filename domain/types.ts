@@ -98,11 +98,42 @@ export interface CartLine {
   discountPercent?: number
 }
 
+/** A postal address as the Store API carries it (every field a string, empty when not given). */
+export interface Address {
+  firstName: string
+  lastName: string
+  company: string
+  address1: string
+  address2: string
+  city: string
+  /** State or county code (`CA`), as entered. */
+  state: string
+  postcode: string
+  /** ISO 3166-1 alpha-2 country code, upper case (`US`), or empty. */
+  country: string
+  phone: string
+}
+
+/** The billing address: an address with the shopper's e-mail. */
+export interface BillingAddress extends Address {
+  email: string
+}
+
+/** The shopper's addresses as the cart keeps them (`cart/update-customer`, the checkout). */
+export interface CartCustomer {
+  billing: BillingAddress
+  shipping: Address
+}
+
 /** What is stored for a cart. Everything else (prices, totals) is derived when the cart is priced. */
 export interface CartData {
   lines: CartLine[]
   /** Applied coupon codes, normalised (trimmed, lower case), in the order they were applied. */
   coupons: string[]
+  /** The shopper's addresses, when given (absent: all empty). */
+  customer?: CartCustomer
+  /** The selected shipping rate id per package id (`cart/select-shipping-rate`); absent: the first rate. */
+  shippingRates?: Record<string, string>
 }
 
 export type CouponDiscountType = 'percent' | 'fixed_cart'
@@ -234,3 +265,50 @@ export interface PricedCart {
   /** Problems found while pricing (a line whose product vanished, a coupon that no longer applies). */
   errors: Array<{ reason: DomainReason, message: string }>
 }
+
+/** Order statuses, as WooCommerce names them. */
+export type OrderStatus = 'pending' | 'processing' | 'on-hold' | 'completed' | 'cancelled' | 'refunded' | 'failed'
+
+/** One line of a placed order: the product as it was sold, with its priced figures (minor units). */
+export interface OrderLine {
+  /** The cart line's key. */
+  key: string
+  productId: number
+  variationId: number
+  name: string
+  sku: string
+  variation: Record<string, string>
+  quantity: number
+  unitPrice: number
+  subtotal: number
+  subtotalTax: number
+  total: number
+  totalTax: number
+}
+
+/** A placed order. Money in minor units. */
+export interface Order {
+  id: number
+  /** The secret that, with the billing e-mail, lets a guest read the order (`wc_order_…`). */
+  key: string
+  status: OrderStatus
+  /** The shopper's user id, or null for a guest. */
+  customerId: number | null
+  billing: BillingAddress
+  shipping: Address
+  customerNote: string
+  paymentMethod: string
+  paymentMethodTitle: string
+  lines: OrderLine[]
+  coupons: Array<{ code: string, discount: number, discountTax: number }>
+  fees: Array<{ name: string, total: number, totalTax: number }>
+  shippingLines: Array<{ methodId: string, name: string, total: number, totalTax: number }>
+  totals: CartTotals
+  /** ISO 4217 code. */
+  currency: string
+  /** ISO instant. */
+  createdAt: string
+}
+
+/** An order before storage gives it its id. */
+export type NewOrder = Omit<Order, 'id'>

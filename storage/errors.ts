@@ -21,3 +21,17 @@ export function isStorageUnavailable (error: unknown): boolean {
   }
   return false
 }
+
+/** Why `createOrder` refused: a product's stock or a coupon's usage limit no longer allows it. Nothing was changed. */
+export class OrderConflictError extends Error {
+  readonly reason: 'out_of_stock' | 'coupon_usage_limit'
+  /** The product id or coupon code refused. */
+  readonly subject: number | string
+
+  constructor (reason: 'out_of_stock' | 'coupon_usage_limit', subject: number | string) {
+    super(reason === 'out_of_stock' ? `not enough stock of product ${subject}` : `coupon ${subject} reached its usage limit`)
+    this.name = 'OrderConflictError'
+    this.reason = reason
+    this.subject = subject
+  }
+}

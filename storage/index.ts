@@ -7,7 +7,7 @@ import type { SqlStorage } from './sql/sql-storage.ts'
 import type { RateCounter, Storage } from './types.ts'
 
 export type * from './types.ts'
-export { isStorageUnavailable, StorageUnavailableError } from './errors.ts'
+export { isStorageUnavailable, OrderConflictError, StorageUnavailableError } from './errors.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
 export type { MemoryStorageOptions, PgliteStorageOptions }
 

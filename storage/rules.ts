@@ -24,6 +24,11 @@ export function productPaging (query: ProductQuery): { limit: number, offset: nu
   return { limit: perPage, offset: (page - 1) * perPage }
 }
 
+/** An order query's page, with the same rules as products' pages. */
+export function orderPaging (query: { page?: number, perPage?: number }): { limit: number, offset: number } {
+  return productPaging({ page: query.page, perPage: query.perPage })
+}
+
 /** The items with duplicates of an id removed, the last of each kept. */
 export function lastById<T> (items: readonly T[], id: (item: T) => string | number): T[] {
   return [...new Map(items.map((item) => [id(item), item])).values()]

@@ -1,4 +1,4 @@
-import type { CartData, Coupon, Product } from '../domain/types.ts'
+import type { CartData, Coupon, NewOrder, Order, Product } from '../domain/types.ts'
 
 /** A stored cart. `version` grows by one with every write. */
 export interface StoredCart {
@@ -26,10 +26,48 @@ export interface ProductQuery {
   search?: string
   categoryId?: number
   ids?: number[]
+  /** Leaves these ids out. */
+  excludeIds?: number[]
+  /** Only products with one of these slugs (exact match). */
+  slugs?: string[]
+  /** Only products with one of these SKUs (exact match). */
+  skus?: string[]
+  /** Only products whose parent is one of these ids (0: top-level products). */
+  parentIds?: number[]
+  /** Leaves out products whose parent is one of these ids. */
+  parentExcludeIds?: number[]
+  /**
+   * Variations are answered only when their parent product's status is one of these (default: any). Other types are
+   * not affected.
+   */
+  parentStatuses?: Array<Product['status']>
+  /** Category terms, by id or slug, combined by `categoryOperator`. */
+  categories?: ProductCategoryTerm[]
+  /** `in` (default): in any of the categories; `and`: in every one; `not_in`: in none. */
+  categoryOperator?: 'in' | 'and' | 'not_in'
+  /** Only products whose stored stock status is one of these. */
+  stockStatuses?: Array<Product['stockStatus']>
+  /** true: only products on sale (a variable product when one of its published variations is); false: the others. */
+  onSale?: boolean
+  /**
+   * Price bounds in minor units, against the price charged (the sale price when lower). A variable product matches
+   * when the range of its published variations' prices overlaps the bounds; a product without a price never matches.
+   */
+  minPrice?: number
+  maxPrice?: number
+  /** Default `id`. `price` sorts by the lowest price ascending and the highest descending; no price sorts last. */
+  orderBy?: ProductOrderBy
+  /** Default `asc`. */
+  order?: 'asc' | 'desc'
   /** 1-based page. */
   page?: number
   perPage?: number
 }
+
+export type ProductCategoryTerm = { id: number } | { slug: string }
+
+/** `include` keeps the order of `ids`; `title` compares names with ASCII letters folded to lower case. */
+export type ProductOrderBy = 'id' | 'title' | 'slug' | 'price' | 'include'
 
 export interface ProductPage {
   products: Product[]
@@ -199,6 +237,12 @@ export interface CartStore {
   /** The most recently written or bound cart of the user, if any. */
   findUserCart (userId: number): Promise<StoredCart | null>
   deleteCart (key: string): Promise<void>
+  /**
+   * Deletes guest carts (no user) last written before `before` (an ISO instant), at most `limit` of them, oldest
+   * first; returns how many. Safe when several instances sweep at once: a cart being written is skipped, not waited
+   * for, and no cart is deleted twice.
+   */
+  purgeGuestCarts (before: string, limit: number): Promise<number>
 }
 
 /** Users and their sessions. E-mail addresses are stored and looked up trimmed and in lower case. */
@@ -211,6 +255,8 @@ export interface AccountStore {
   createSession (session: Session): Promise<void>
   getSession (id: string): Promise<Session | null>
   deleteSession (id: string): Promise<void>
+  /** Deletes sessions that expired before `now` (an ISO instant), at most `limit`; returns how many. */
+  purgeExpiredSessions (now: string, limit: number): Promise<number>
 }
 
 /**
@@ -241,6 +287,39 @@ export interface AnalyticsStore {
   resetAnalytics (): Promise<number>
 }
 
+/** What placing an order changes besides storing it. */
+export interface OrderEffects {
+  /** Stock to take, per product or variation id (summed when an id appears twice). */
+  stock: ReadonlyArray<{ productId: number, quantity: number }>
+  /** Coupon codes whose usage count grows by one. */
+  coupons: readonly string[]
+}
+
+export interface OrderQuery {
+  customerId?: number
+  /** 1-based page. */
+  page?: number
+  perPage?: number
+}
+
+/**
+ * Placed orders. Order ids grow (1, 2, …) and are never reused.
+ */
+export interface OrderStore {
+  /**
+   * Stores the order and applies its effects, all or nothing: the stock of each product that manages stock falls by
+   * the quantity (refused when it would go below zero and the product takes no backorders; a product reaching zero
+   * becomes `outofstock`, or `onbackorder` below zero), each coupon's usage count grows by one (refused once its usage
+   * limit is reached). A refusal rejects with `OrderConflictError` and changes nothing. Inside an `updateCart`
+   * callback it joins that transaction (so the cart's change and the order commit together). Grows the catalog's
+   * version when stock or a coupon changed.
+   */
+  createOrder (order: NewOrder, effects: OrderEffects): Promise<Order>
+  getOrder (id: number): Promise<Order | null>
+  /** Newest first; `total` counts every match. */
+  listOrders (query: OrderQuery): Promise<{ orders: Order[], total: number }>
+}
+
 /** Values kept across restarts (for example the generated signing secret). */
 export interface MetaStore {
   /** The value of `key`, created once with `create`: concurrent callers (and instances) agree on one value. */
@@ -258,7 +337,7 @@ export interface Lifecycle {
 }
 
 /** Everything the plugins persist: every store of one backend. */
-export interface Storage extends CatalogStore, CartStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, Lifecycle {}
+export interface Storage extends CatalogStore, CartStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, Lifecycle {}
 
 export interface RateHit {
   /** Hits counted in the current window, this one included. */

@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CartData, Coupon, Product } from '../../domain/types.ts'
-import { StorageUnavailableError } from '../errors.ts'
+import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
+import { stockByProduct, takeStock } from '../../domain/stock.ts'
+import { OrderConflictError, StorageUnavailableError } from '../errors.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
-import { DEFAULT_PRODUCT_TYPES, lastById, normaliseKey, productPaging } from '../rules.ts'
+import { DEFAULT_PRODUCT_TYPES, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, ProductPage, ProductQuery, Session,
-  Storage, StoredCart, StoredSettings, User, WriteVersions
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, ProductPage,
+  ProductQuery, Session, Storage, StoredCart, StoredSettings, User, WriteVersions
 } from '../types.ts'
 
 export interface MemoryStorageOptions {
@@ -101,6 +102,8 @@ export class MemoryStorage implements Storage {
   readonly #events = new Map<number, EventRecord>()
   #nextEventId = 1
   readonly #meta = new Map<string, string>()
+  readonly #orders = new Map<number, Order>()
+  #nextOrderId = 1
 
   constructor (options: MemoryStorageOptions = {}) {
     this.#now = options.now ?? Date.now
@@ -359,6 +362,61 @@ export class MemoryStorage implements Storage {
     await this.#cartWrite(key, () => this.#assign(this.#carts, key, undefined))
   }
 
+  async purgeGuestCarts (before: string, limit: number): Promise<number> {
+    this.#assertOpen()
+    const cutoff = instant(before, 'before')
+    const stale = [...this.#carts.values()]
+      .filter((record) => record.userId === null && Date.parse(record.updatedAt) < cutoff)
+      .sort((a, b) => a.touch - b.touch)
+      .slice(0, Math.max(0, limit))
+    for (const record of stale) this.#assign(this.#carts, record.key, undefined)
+    return stale.length
+  }
+
+  // OrderStore
+
+  async createOrder (order: NewOrder, effects: OrderEffects): Promise<Order> {
+    this.#assertOpen()
+    // Every check runs before any write, with no await between them: the order and its effects land together.
+    const products = new Map<number, Product>()
+    for (const [id, quantity] of stockByProduct(effects.stock)) {
+      const product = this.#products.get(id)
+      if (product === undefined) continue
+      const after = takeStock(product, quantity)
+      if (after === null) throw new OrderConflictError('out_of_stock', id)
+      if (after !== product) products.set(id, after)
+    }
+    const coupons = new Map<string, Coupon>()
+    for (const code of new Set(effects.coupons.map(normaliseKey))) {
+      const coupon = this.#coupons.get(code)
+      if (coupon === undefined) continue
+      if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) throw new OrderConflictError('coupon_usage_limit', code)
+      coupons.set(code, { ...coupon, usageCount: coupon.usageCount + 1 })
+    }
+    for (const [id, product] of products) this.#assign(this.#products, id, product)
+    for (const [code, coupon] of coupons) this.#assign(this.#coupons, code, coupon)
+    if (products.size > 0 || coupons.size > 0) this.#bumpCatalog()
+    const id = this.#nextOrderId++
+    const stored: Order = { ...copy(order), id }
+    this.#assign(this.#orders, id, stored)
+    return copy(stored)
+  }
+
+  async getOrder (id: number): Promise<Order | null> {
+    this.#assertOpen()
+    const order = this.#orders.get(id)
+    return order === undefined ? null : copy(order)
+  }
+
+  async listOrders (query: OrderQuery): Promise<{ orders: Order[], total: number }> {
+    this.#assertOpen()
+    const matches = [...this.#orders.values()]
+      .filter((order) => query.customerId === undefined || order.customerId === query.customerId)
+      .sort((a, b) => b.id - a.id)
+    const { offset, limit } = orderPaging(query)
+    return { orders: matches.slice(offset, offset + limit).map(copy), total: matches.length }
+  }
+
   // AccountStore
 
   async getUserByEmail (email: string): Promise<User | null> {
@@ -415,6 +473,14 @@ export class MemoryStorage implements Storage {
   async deleteSession (id: string): Promise<void> {
     this.#assertOpen()
     this.#assign(this.#sessions, id, undefined)
+  }
+
+  async purgeExpiredSessions (now: string, limit: number): Promise<number> {
+    this.#assertOpen()
+    const cutoff = instant(now, 'now')
+    const expired = [...this.#sessions.values()].filter((session) => Date.parse(session.expiresAt) < cutoff).slice(0, Math.max(0, limit))
+    for (const session of expired) this.#assign(this.#sessions, session.id, undefined)
+    return expired.length
   }
 
   // SettingsStore

@@ -1,14 +1,16 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
-import type { CartData, Coupon, Product } from '../../domain/types.ts'
+import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
+import { stockByProduct, takeStock } from '../../domain/stock.ts'
+import { OrderConflictError } from '../errors.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart,
-  StoredSettings, User
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, WriteVersions,
+  ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
-import { lastById } from '../rules.ts'
+import { lastById, orderPaging } from '../rules.ts'
 import {
   CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow
@@ -234,6 +236,80 @@ export class SqlStorage implements Storage {
     await this.#db.query('DELETE FROM svc_carts WHERE key = $1', [key])
   }
 
+  async purgeGuestCarts (before: string, limit: number): Promise<number> {
+    // SKIP LOCKED: a cart being written (or swept by another instance) is left for the next sweep, never waited for.
+    const { rowCount } = await this.#db.query(
+      `DELETE FROM svc_carts WHERE key IN (
+         SELECT key FROM svc_carts WHERE user_id IS NULL AND updated_at < $1::timestamptz
+         ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)`, [before, Math.max(0, Math.floor(limit))])
+    return rowCount
+  }
+
+  // OrderStore
+
+  async createOrder (order: NewOrder, effects: OrderEffects): Promise<Order> {
+    return this.#transaction(async (tx) => {
+      // Rows are locked in id (and code) order, so two checkouts of the same products never wait on each other in a
+      // cycle; a checkout that waited reads the stock the other one left.
+      const wanted = stockByProduct(effects.stock)
+      const changed: Product[] = []
+      if (wanted.size > 0) {
+        const { rows } = await tx.query<{ data: Product }>(
+          'SELECT data FROM svc_products WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [[...wanted.keys()]])
+        for (const { data: product } of rows) {
+          const after = takeStock(product, wanted.get(product.id) ?? 0)
+          if (after === null) throw new OrderConflictError('out_of_stock', product.id)
+          if (after !== product) changed.push(after)
+        }
+      }
+      const codes = [...new Set(effects.coupons.map(normaliseKey))].sort()
+      let couponsChanged = 0
+      if (codes.length > 0) {
+        const { rows } = await tx.query<CouponRow>(
+          'SELECT code, data, usage_count FROM svc_coupons WHERE code = ANY($1::text[]) ORDER BY code FOR UPDATE', [codes])
+        for (const row of rows) {
+          const coupon = toCoupon(row)
+          if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) throw new OrderConflictError('coupon_usage_limit', coupon.code)
+        }
+        couponsChanged = rows.length
+        if (couponsChanged > 0) {
+          await tx.query(
+            `UPDATE svc_coupons SET usage_count = usage_count + 1,
+               data = jsonb_set(data, '{usageCount}', to_jsonb(usage_count + 1)) WHERE code = ANY($1::text[])`, [codes])
+        }
+      }
+      if (changed.length > 0) {
+        await tx.query(
+          `UPDATE svc_products AS t SET data = p, updated_at = now()
+           FROM jsonb_array_elements($1::jsonb) AS p WHERE t.id = (p->>'id')::int`, [JSON.stringify(changed)])
+      }
+      if (changed.length > 0 || couponsChanged > 0) {
+        await tx.query("UPDATE svc_versions SET version = version + 1 WHERE name = 'catalog'")
+      }
+      const { rows } = await tx.query<{ id: number }>(
+        `INSERT INTO svc_orders (order_key, customer_id, status, data, created_at)
+         VALUES ($1, $2, $3, $4::jsonb, $5::timestamptz) RETURNING id`,
+        [order.key, order.customerId, order.status, JSON.stringify(order), order.createdAt])
+      return { ...order, id: rows[0]!.id }
+    })
+  }
+
+  async getOrder (id: number): Promise<Order | null> {
+    if (!Number.isSafeInteger(id) || id < 1 || id > 2_147_483_647) return null
+    const { rows } = await this.#db.query<{ id: number, data: Order }>('SELECT id, data FROM svc_orders WHERE id = $1', [id])
+    return rows[0] ? { ...rows[0].data, id: rows[0].id } : null
+  }
+
+  async listOrders (query: OrderQuery): Promise<{ orders: Order[], total: number }> {
+    const { limit, offset } = orderPaging(query)
+    const filter = query.customerId === undefined ? 'true' : 'customer_id = $1'
+    const params = query.customerId === undefined ? [] : [query.customerId]
+    const { rows } = await this.#db.query<{ id: number, data: Order }>(
+      `SELECT id, data FROM svc_orders WHERE ${filter} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`, params)
+    const count = await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total FROM svc_orders WHERE ${filter}`, params)
+    return { orders: rows.map((row) => ({ ...row.data, id: row.id })), total: count.rows[0]?.total ?? 0 }
+  }
+
   async getCoupon (code: string): Promise<Coupon | null> {
     const { rows } = await this.#db.query<CouponRow>(
       'SELECT code, data, usage_count FROM svc_coupons WHERE code = $1', [normaliseKey(code)])
@@ -290,6 +366,14 @@ export class SqlStorage implements Storage {
     const { rows } = await this.#db.query<SessionRow>(
       'SELECT id, user_id, created_at, expires_at FROM svc_sessions WHERE id = $1', [id])
     return rows[0] ? toSession(rows[0]) : null
+  }
+
+  async purgeExpiredSessions (now: string, limit: number): Promise<number> {
+    const { rowCount } = await this.#db.query(
+      `DELETE FROM svc_sessions WHERE id IN (
+         SELECT id FROM svc_sessions WHERE expires_at < $1::timestamptz ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      [now, Math.max(0, Math.floor(limit))])
+    return rowCount
   }
 
   async deleteSession (id: string): Promise<void> {

@@ -1,0 +1,146 @@
+/** The `OrderStore` contract: an order and its effects (stock, coupon usage) land together or not at all. */
+import type { NewOrder } from '../../domain/types.ts'
+import { OrderConflictError } from '../../storage/index.ts'
+import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
+
+function newOrder (overrides: Partial<NewOrder> = {}): NewOrder {
+  const address = { firstName: 'Ada', lastName: 'Lovelace', company: '', address1: '1 Main St', address2: '', city: 'London', state: '', postcode: 'N1', country: 'GB', phone: '' }
+  return {
+    key: `wc_order_${Math.random().toString(36).slice(2, 15)}`,
+    status: 'processing',
+    customerId: null,
+    billing: { ...address, email: 'ada@example.com' },
+    shipping: address,
+    customerNote: '',
+    paymentMethod: 'cod',
+    paymentMethodTitle: 'Cash on delivery',
+    lines: [{ key: 'a'.repeat(32), productId: 1, variationId: 0, name: 'Product 1', sku: 'SKU-1', variation: {}, quantity: 2, unitPrice: 1001, subtotal: 2002, subtotalTax: 0, total: 2002, totalTax: 0 }],
+    coupons: [],
+    fees: [],
+    shippingLines: [],
+    totals: { totalItems: 2002, totalItemsTax: 0, totalFees: 0, totalFeesTax: 0, totalDiscount: 0, totalDiscountTax: 0, totalShipping: 0, totalShippingTax: 0, totalPrice: 2002, totalTax: 0, taxLines: [] },
+    currency: 'USD',
+    createdAt: '2026-11-24T12:00:00.000Z',
+    ...overrides
+  }
+}
+
+contract('OrderStore', async (t, storage) => {
+  await storage.upsertProducts([
+    product(1, { manageStock: true, stockQuantity: 5, stockStatus: 'instock' }),
+    product(2, { manageStock: true, stockQuantity: 1, stockStatus: 'instock' }),
+    product(3, { manageStock: false, stockQuantity: null }),
+    product(4, { manageStock: true, stockQuantity: 1, stockStatus: 'instock', backorders: 'notify' })
+  ])
+  await storage.upsertCoupons([coupon('once', { usageLimit: 1, usageCount: 0 }), coupon('open', { usageLimit: null, usageCount: 3 })])
+
+  t.test('createOrder stores the order with a new id, takes the stock and counts the coupons', async (t) => {
+    const versionBefore = (await storage.readCart(cartKey())).catalogVersion
+    const order = await storage.createOrder(newOrder({ customerId: 7 }), { stock: [{ productId: 1, quantity: 2 }, { productId: 3, quantity: 4 }], coupons: ['OPEN'] })
+    t.ok(Number.isInteger(order.id) && order.id > 0)
+    t.equal(order.customerId, 7)
+    t.strictSame(await storage.getOrder(order.id), order, 'reads back as stored')
+    t.equal((await storage.getProduct(1))?.stockQuantity, 3)
+    t.equal((await storage.getProduct(1))?.stockStatus, 'instock')
+    t.equal((await storage.getProduct(3))?.stockQuantity, null, 'a product without managed stock is untouched')
+    t.equal((await storage.getCoupon('open'))?.usageCount, 4)
+    t.equal((await storage.readCart(cartKey())).catalogVersion, versionBefore + 1, 'the catalog version grows once')
+    const second = await storage.createOrder(newOrder(), { stock: [], coupons: [] })
+    t.ok(second.id > order.id, 'ids grow')
+  })
+
+  t.test('the last item sells out; backorders go below zero', async (t) => {
+    await storage.createOrder(newOrder(), { stock: [{ productId: 2, quantity: 1 }], coupons: [] })
+    const sold = await storage.getProduct(2)
+    t.equal(sold?.stockQuantity, 0)
+    t.equal(sold?.stockStatus, 'outofstock')
+    await storage.createOrder(newOrder(), { stock: [{ productId: 4, quantity: 3 }], coupons: [] })
+    const back = await storage.getProduct(4)
+    t.equal(back?.stockQuantity, -2)
+    t.equal(back?.stockStatus, 'onbackorder')
+  })
+
+  t.test('a refusal changes nothing: not the stock, not the coupons, no order', async (t) => {
+    const before = await storage.listOrders({})
+    const stockBefore = (await storage.getProduct(1))?.stockQuantity
+    const error = await storage.createOrder(newOrder(), { stock: [{ productId: 1, quantity: 1 }, { productId: 2, quantity: 1 }], coupons: ['open'] })
+      .then(() => null, (caught: unknown) => caught)
+    t.ok(error instanceof OrderConflictError)
+    t.equal((error as OrderConflictError).reason, 'out_of_stock')
+    t.equal((error as OrderConflictError).subject, 2)
+    t.equal((await storage.getProduct(1))?.stockQuantity, stockBefore, 'the first line\'s stock is back')
+    t.equal((await storage.getCoupon('open'))?.usageCount, 4)
+    t.equal((await storage.listOrders({})).total, before.total)
+
+    await storage.createOrder(newOrder(), { stock: [], coupons: ['once'] })
+    const limited = await storage.createOrder(newOrder(), { stock: [{ productId: 1, quantity: 1 }], coupons: ['once'] }).then(() => null, (caught: unknown) => caught)
+    t.equal((limited as OrderConflictError).reason, 'coupon_usage_limit')
+    t.equal((limited as OrderConflictError).subject, 'once')
+    t.equal((await storage.getCoupon('once'))?.usageCount, 1)
+    t.equal((await storage.getProduct(1))?.stockQuantity, stockBefore)
+  })
+
+  t.test('inside updateCart it commits and rolls back with the cart', async (t) => {
+    const key = cartKey()
+    await storage.updateCart(key, () => ({ data: { lines: [line(1, 1)], coupons: [] }, result: null }))
+    const stock = (await storage.getProduct(1))?.stockQuantity ?? 0
+    const total = (await storage.listOrders({})).total
+    await t.rejects(storage.updateCart(key, async () => {
+      await storage.createOrder(newOrder(), { stock: [{ productId: 1, quantity: 1 }], coupons: [] })
+      throw new Error('payment failed')
+    }), { message: 'payment failed' })
+    t.equal((await storage.getProduct(1))?.stockQuantity, stock, 'the stock is back')
+    t.equal((await storage.listOrders({})).total, total, 'no order')
+    t.equal((await storage.getCart(key))?.data.lines.length, 1, 'the cart is unchanged')
+
+    const placed = await storage.updateCart(key, async () => {
+      const order = await storage.createOrder(newOrder(), { stock: [{ productId: 1, quantity: 1 }], coupons: [] })
+      return { data: { lines: [], coupons: [] }, result: order }
+    })
+    t.equal((await storage.getOrder(placed.result.id))?.key, placed.result.key)
+    t.equal((await storage.getProduct(1))?.stockQuantity, stock - 1)
+    t.same((await storage.getCart(key))?.data.lines, [], 'the cart is emptied in the same transaction')
+  })
+
+  t.test('concurrent orders of the last item: exactly one succeeds', async (t) => {
+    await storage.upsertProducts([product(9, { manageStock: true, stockQuantity: 1, stockStatus: 'instock' })])
+    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () =>
+      storage.createOrder(newOrder(), { stock: [{ productId: 9, quantity: 1 }], coupons: [] })))
+    t.equal(outcomes.filter((outcome) => outcome.status === 'fulfilled').length, 1)
+    t.ok(outcomes.every((outcome) => outcome.status === 'fulfilled' || outcome.reason instanceof OrderConflictError))
+    t.equal((await storage.getProduct(9))?.stockQuantity, 0)
+  })
+
+  t.test('listOrders: newest first, by customer, paged', async (t) => {
+    const mine = [await storage.createOrder(newOrder({ customerId: 42 }), { stock: [], coupons: [] }),
+      await storage.createOrder(newOrder({ customerId: 42 }), { stock: [], coupons: [] })]
+    await storage.createOrder(newOrder({ customerId: 43 }), { stock: [], coupons: [] })
+    const page = await storage.listOrders({ customerId: 42 })
+    t.same(page.orders.map((order) => order.id), [mine[1]!.id, mine[0]!.id])
+    t.equal(page.total, 2)
+    const second = await storage.listOrders({ customerId: 42, page: 2, perPage: 1 })
+    t.same(second.orders.map((order) => order.id), [mine[0]!.id])
+    t.equal(second.total, 2)
+    t.equal(await storage.getOrder(999_999), null)
+  })
+
+  t.test('purgeGuestCarts deletes old guest carts only; purgeExpiredSessions old sessions only', async (t) => {
+    const guest = cartKey()
+    const owned = cartKey()
+    await storage.updateCart(guest, () => ({ data: { lines: [line(3)], coupons: [] }, result: null }))
+    await storage.updateCart(owned, () => ({ data: { lines: [line(3)], coupons: [] }, result: null }))
+    const user = await storage.ensureUser({ email: 'sweep@example.com', displayName: 'S', passwordHash: 'x', capabilities: [] })
+    await storage.setCartUser(owned, user.id)
+    t.equal(await storage.purgeGuestCarts('2000-01-01T00:00:00.000Z', 100), 0, 'nothing older than 2000')
+    const future = new Date(Date.now() + 3_600_000).toISOString()
+    t.ok(await storage.purgeGuestCarts(future, 1000) >= 1)
+    t.equal(await storage.getCart(guest), null)
+    t.not(await storage.getCart(owned), null, 'a user\'s cart stays')
+
+    await storage.createSession({ id: 'old-session', userId: user.id, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-02T00:00:00.000Z' })
+    await storage.createSession({ id: 'live-session', userId: user.id, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-02T00:00:00.000Z' })
+    t.equal(await storage.purgeExpiredSessions('2026-06-01T00:00:00.000Z', 100), 1)
+    t.equal(await storage.getSession('old-session'), null)
+    t.not(await storage.getSession('live-session'), null)
+  })
+})
