@@ -3,7 +3,8 @@ import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/ty
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError, StorageUnavailableError } from '../errors.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
-import { DEFAULT_PRODUCT_TYPES, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
+import { productSelection } from './product-match.ts'
+import { lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, ProductPage,
   ProductQuery, Session, Storage, StoredCart, StoredSettings, User, WriteVersions
@@ -195,21 +196,10 @@ export class MemoryStorage implements Storage {
 
   async listProducts (query: ProductQuery): Promise<ProductPage> {
     this.#assertOpen()
-    const types = new Set(query.types ?? DEFAULT_PRODUCT_TYPES)
-    const statuses = query.statuses && new Set(query.statuses)
-    const visibilities = query.visibilities && new Set(query.visibilities)
-    const ids = query.ids && new Set(query.ids)
-    const search = query.search?.trim().toLowerCase()
-    const matches = [...this.#products.values()].filter((product) =>
-      types.has(product.type) &&
-      (statuses === undefined || statuses.has(product.status)) &&
-      (visibilities === undefined || visibilities.has(product.catalogVisibility)) &&
-      (ids === undefined || ids.has(product.id)) &&
-      (query.categoryId === undefined || (product.categories ?? []).some((category) => category.id === query.categoryId)) &&
-      (!search || product.name.toLowerCase().includes(search) || (product.sku ?? '').toLowerCase().includes(search))
-    ).sort((a, b) => a.id - b.id)
+    const { matches, compare, products } = productSelection(query, { all: this.#products.values() })
+    const found = products.filter(matches).sort(compare)
     const { limit, offset } = productPaging(query)
-    return { products: matches.slice(offset, offset + limit).map(copy), total: matches.length }
+    return { products: found.slice(offset, offset + limit).map(copy), total: found.length }
   }
 
   async upsertProducts (products: readonly Product[]): Promise<void> {

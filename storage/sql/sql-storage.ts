@@ -117,10 +117,10 @@ export class SqlStorage implements Storage {
   }
 
   async listProducts (query: ProductQuery): Promise<ProductPage> {
-    const { where, params, limit, offset } = productFilter(query)
+    const { where, params, orderBy, limit, offset } = productFilter(query)
     const { rows } = await this.#db.query<{ data: Product, total: number }>(
       `SELECT data, (count(*) OVER ())::int AS total FROM svc_products WHERE ${where}
-       ORDER BY id LIMIT ${limit} OFFSET ${offset}`, params)
+       ORDER BY ${orderBy} LIMIT ${limit} OFFSET ${offset}`, params)
     if (rows.length > 0 || offset === 0) return { products: rows.map((row) => row.data), total: rows[0]?.total ?? 0 }
     const count = await this.#db.query<{ total: number }>(
       `SELECT count(*)::int AS total FROM svc_products WHERE ${where}`, params)

@@ -1,5 +1,6 @@
 /** The `CatalogStore` contract: products, coupons and the catalog's version, on every backend. */
 import type { Product } from '../../domain/types.ts'
+import type { ProductQuery } from '../../storage/types.ts'
 import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
 
 contract('CatalogStore', async (t, storage) => {
@@ -48,6 +49,53 @@ contract('CatalogStore', async (t, storage) => {
     t.same((await storage.listProducts({ search: 'tee', types: ['simple', 'variable', 'variation'] })).products.map((p) => p.id), [2, 3])
     t.same(await storage.listProducts({ statuses: ['publish'], categoryId: 5, visibilities: ['visible'], search: 'navy' }),
       { products: [await storage.getProduct(1)], total: 1 }, 'filters combine')
+  })
+
+  t.test('product filters and orders (the Store API\'s query parameters)', async (t) => {
+    const hats = { id: 7, name: 'Hats', slug: 'hats' }
+    const bags = { id: 8, name: 'Bags', slug: 'bags' }
+    await storage.upsertProducts([
+      product(40, { name: 'banana Hat', slug: 'banana-hat', sku: 'B-1', regularPrice: 3000, salePrice: 2500, categories: [hats] }),
+      product(41, { name: 'Apple Bag', slug: 'apple-bag', sku: 'A-1', regularPrice: 2000, categories: [bags], stockStatus: 'outofstock' }),
+      product(42, { name: 'cherry Hat', slug: 'cherry-hat', sku: 'C-1', regularPrice: null, categories: [hats, bags] }),
+      product(43, { type: 'variable', name: 'Dress', slug: 'dress', sku: 'D', regularPrice: null, variationIds: [44, 45, 46], categories: [hats] }),
+      product(44, { type: 'variation', parentId: 43, name: 'Dress - S', slug: 'dress-s', sku: 'D-S', regularPrice: 1000 }),
+      product(45, { type: 'variation', parentId: 43, name: 'Dress - M', slug: 'dress-m', sku: 'D-M', regularPrice: 5000, salePrice: 4000 }),
+      product(46, { type: 'variation', parentId: 43, name: 'Dress - L', slug: 'dress-l', sku: 'D-L', regularPrice: 9000, status: 'draft' }),
+      product(47, { status: 'draft', type: 'variable', name: 'Draft dress', slug: 'draft-dress', regularPrice: null, variationIds: [48] }),
+      product(48, { type: 'variation', parentId: 47, name: 'Draft dress - S', slug: 'draft-dress-s', regularPrice: 100, stockStatus: 'onbackorder' })
+    ])
+    const ids = async (query: ProductQuery) => (await storage.listProducts({ ids: [40, 41, 42, 43, 44, 45, 46, 47, 48], types: ['simple', 'variable'], ...query })).products.map((p) => p.id)
+
+    t.same(await ids({ excludeIds: [41, 43] }), [40, 42, 47], 'excludeIds leaves those out')
+    t.same(await ids({ slugs: ['cherry-hat', 'apple-bag', 'nope'] }), [41, 42], 'slugs match exactly')
+    t.same(await ids({ skus: ['a-1', 'B-1'] }), [40], 'SKUs match exactly (case included)')
+    t.same(await ids({ types: ['variation'], parentIds: [43] }), [44, 45, 46], 'parentIds')
+    t.same(await ids({ types: ['variation'], parentExcludeIds: [43] }), [48], 'parentExcludeIds')
+    t.same(await ids({ types: ['variation'], parentStatuses: ['publish'] }), [44, 45, 46], 'variations of a draft parent are left out')
+    t.same(await ids({ parentStatuses: ['publish'] }), [40, 41, 42, 43, 47], 'parentStatuses does not touch other types')
+    t.same(await ids({ categories: [{ id: 7 }, { slug: 'bags' }] }), [40, 41, 42, 43], 'categories by id or slug: in any')
+    t.same(await ids({ categories: [{ id: 7 }, { slug: 'bags' }], categoryOperator: 'and' }), [42], 'and: in every one')
+    t.same(await ids({ categories: [{ slug: 'hats' }], categoryOperator: 'not_in' }), [41, 47], 'not_in: in none')
+    t.same(await ids({ categories: [{ slug: 'unknown' }] }), [], 'an unknown category matches nothing')
+    t.same(await ids({ stockStatuses: ['outofstock', 'onbackorder'] }), [41], 'stock statuses')
+    t.same(await ids({ types: ['variation'], stockStatuses: ['onbackorder'] }), [48])
+    t.same(await ids({ onSale: true }), [40, 43], 'on sale: own sale price, or a published variation on sale')
+    t.same(await ids({ onSale: false }), [41, 42, 47], 'not on sale')
+    t.same(await ids({ minPrice: 2500 }), [40, 43], 'minPrice against the price charged; a variable product by its highest variation')
+    t.same(await ids({ maxPrice: 2000 }), [41, 43, 47], 'maxPrice; a variable product by its lowest published variation; no price never matches')
+    t.same(await ids({ minPrice: 2000, maxPrice: 2500 }), [40, 41, 43], 'both bounds: the ranges overlap')
+    t.same(await ids({ minPrice: 4001 }), [], 'a bound above every price matches nothing')
+
+    t.same(await ids({ orderBy: 'title' }), [41, 40, 42, 47, 43], 'title: ASCII letters folded (Apple, banana, cherry, Draft dress, Dress)')
+    t.same(await ids({ orderBy: 'title', order: 'desc' }), [43, 47, 42, 40, 41], 'title descending')
+    t.same(await ids({ orderBy: 'slug' }), [41, 40, 42, 47, 43], 'slug')
+    t.same(await ids({ orderBy: 'price' }), [47, 43, 41, 40, 42], 'price ascending by the lowest price (100, 1000, 2000, 2500); no price last')
+    t.same(await ids({ orderBy: 'price', order: 'desc' }), [43, 40, 41, 47, 42], 'price descending by the highest (4000, 2500, 2000, 100); no price still last')
+    t.same(await ids({ orderBy: 'id', order: 'desc' }), [47, 43, 42, 41, 40], 'id descending')
+    t.same((await storage.listProducts({ ids: [42, 40, 41, 40], orderBy: 'include' })).products.map((p) => p.id), [42, 40, 41], 'include keeps the order asked for')
+    const paged = await storage.listProducts({ ids: [40, 41, 42, 43, 47], orderBy: 'price', perPage: 2, page: 2 })
+    t.same([paged.products.map((p) => p.id), paged.total], [[41, 40], 5], 'an order pages like the default one')
   })
 
   t.test('a product read is the caller\'s to change', async (t) => {
