@@ -95,3 +95,42 @@ export function findVariation (parent: Product, variations: readonly Product[], 
   }
   return ok(best)
 }
+
+/**
+ * The attributes a cart line of `variation` carries, keyed by the parent's attribute names and spelled as its
+ * options: the variation's own values, and for each attribute it leaves open ("any") the shopper's choice, which must
+ * then be one of the attribute's options. A chosen value that contradicts the variation's own is refused, as
+ * WooCommerce refuses it (`variation_attribute_invalid`); an open attribute with no valid choice is
+ * `variation_attribute_missing` / `variation_attribute_invalid`. Keys are matched as `normaliseVariationChoice` does.
+ */
+export function variationChoice (parent: Product, variation: Product, chosen: Record<string, string>): Result<Record<string, string>> {
+  if (parent.type !== 'variable' || variation.type !== 'variation' || variation.parentId !== parent.id) {
+    return fail(domainError('product_not_purchasable', 'This product cannot be added to the cart.'))
+  }
+  const result: Record<string, string> = {}
+  for (const attribute of parent.attributes) {
+    const label = attribute.label !== '' ? attribute.label : attribute.name
+    const fixed = Object.entries(variation.variationAttributes)
+      .find(([key]) => attributeKey(key) === attributeKey(attribute.name))?.[1]?.trim() ?? ''
+    const given = lookupChoice(attribute, chosen)?.trim() ?? ''
+    if (fixed !== '') {
+      if (given !== '' && !sameValue(given, fixed)) {
+        return fail(domainError('variation_attribute_invalid',
+          `Invalid value posted for ${label}. Allowed values: ${fixed}`, { attribute: attribute.name, value: given }))
+      }
+      result[attribute.name] = attribute.options.find((o) => sameValue(o, fixed)) ?? fixed
+      continue
+    }
+    if (given === '') {
+      return fail(domainError('variation_attribute_missing',
+        `Missing variation data for variable product. ${label} is a required field.`, { attribute: attribute.name }))
+    }
+    const option = attribute.options.length === 0 ? given : attribute.options.find((o) => sameValue(o, given))
+    if (option === undefined) {
+      return fail(domainError('variation_attribute_invalid',
+        `Invalid value posted for ${label}. Allowed values: ${attribute.options.join(', ')}`, { attribute: attribute.name, value: given }))
+    }
+    result[attribute.name] = option
+  }
+  return ok(result)
+}

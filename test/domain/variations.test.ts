@@ -1,5 +1,6 @@
 import { test } from 'tap'
 import { findVariation, normaliseVariationChoice } from '../../domain/catalog.ts'
+import { variationChoice } from '../../domain/variations.ts'
 import { makeProduct, makeVariableParent, makeVariation } from './fixtures.ts'
 
 const parent = makeVariableParent()
@@ -55,4 +56,23 @@ test('normaliseVariationChoice canonicalises keys and values', async (t) => {
   t.same(normaliseVariationChoice(free, { engraving: 'Hello' }), { ok: true, value: { engraving: 'Hello' } }, 'no options: any text')
   const r = normaliseVariationChoice(free, {})
   t.equal(!r.ok && r.error.message, 'Missing variation data for variable product. engraving is a required field.', 'name used when no label')
+})
+
+test('variationChoice: a line of a variation carries its own values and the choice for its open ones', async (t) => {
+  t.same(variationChoice(parent, redS, {}), { ok: true, value: { pa_color: 'Red', pa_size: 'S' } }, 'a fixed variation needs no choice')
+  t.same(variationChoice(parent, redS, { attribute_pa_color: 'red' }), { ok: true, value: { pa_color: 'Red', pa_size: 'S' } },
+    'a matching choice under the attribute_ prefix, in another case')
+  const contradicts = variationChoice(parent, redS, { pa_color: 'Blue' })
+  t.equal(!contradicts.ok && contradicts.error.reason, 'variation_attribute_invalid', 'a choice against the variation is refused')
+  t.equal(!contradicts.ok && contradicts.error.message, 'Invalid value posted for Color. Allowed values: Red')
+
+  t.same(variationChoice(parent, blueAny, { Size: 'm' }), { ok: true, value: { pa_color: 'Blue', pa_size: 'M' } },
+    'the open size is taken from the choice (by label), the colour from the variation (stored under attribute_pa_color)')
+  const missing = variationChoice(parent, blueAny, {})
+  t.equal(!missing.ok && missing.error.reason, 'variation_attribute_missing', 'an open attribute needs a choice')
+  const wrong = variationChoice(parent, blueAny, { pa_size: 'XXL' })
+  t.equal(!wrong.ok && wrong.error.reason, 'variation_attribute_invalid', 'and a valid one')
+
+  const other = variationChoice(makeVariableParent({ id: 99 }), redS, {})
+  t.equal(!other.ok && other.error.reason, 'product_not_purchasable', 'a variation of another parent')
 })

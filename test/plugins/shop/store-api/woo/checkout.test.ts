@@ -16,37 +16,8 @@ import { test, type Test } from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
 import { makeProduct } from '../../../../domain/fixtures.ts'
 import { build, STORE_API } from '../../../../helper.ts'
-import { StoreApiClient } from '../../../../helpers/app.ts'
-import type { FastifyInstance, InjectOptions } from 'fastify'
-
-let nextIp = 1
-
-/** A shopper from an address of their own (the checkout's per-IP rate limit counts each shopper apart). */
-export class Shopper extends StoreApiClient {
-  readonly ip = `10.18.${Math.floor(nextIp / 250)}.${(nextIp++ % 250) + 1}`
-  readonly #app: FastifyInstance
-
-  constructor (app: FastifyInstance) {
-    super(app)
-    this.#app = app
-  }
-
-  override async request (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
-    const options: InjectOptions = {
-      method,
-      url: `${STORE_API}/${path}`,
-      remoteAddress: this.ip,
-      headers: { ...(this.token ? { 'cart-token': this.token } : {}), ...headers }
-    }
-    if (body !== undefined) options.payload = body as InjectOptions['payload']
-    const response = await this.#app.inject(options)
-    const token = response.headers['cart-token']
-    if (typeof token === 'string') this.token = token
-    return response
-  }
-}
-
-export const ADDRESS = {
+import { Shopper } from '../../../../helpers/shopper.ts'
+const ADDRESS = {
   first_name: 'test',
   last_name: 'test',
   company: '',
@@ -58,7 +29,7 @@ export const ADDRESS = {
   country: 'GB',
   phone: ''
 }
-export const BILLING = { ...ADDRESS, email: 'testaccount@test.com' }
+const BILLING = { ...ADDRESS, email: 'testaccount@test.com' }
 
 function checkout (shopper: Shopper, body: Record<string, unknown>): Promise<LightMyRequestResponse> {
   return shopper.request('POST', 'checkout', { billing_address: BILLING, shipping_address: ADDRESS, payment_method: 'bacs', ...body })
