@@ -77,6 +77,16 @@ export interface Product {
   variationIds: number[]
   /** Variations: the attribute values they stand for, `{pa_color: 'red'}`; an empty value means "any". */
   variationAttributes: Record<string, string>
+  /** Weight in the shop's weight unit, as entered (`'2.5'`); absent or empty when not given. */
+  weight?: string
+  /** Dimensions in the shop's dimension unit, as entered; absent when not given. */
+  dimensions?: ProductDimensions
+}
+
+export interface ProductDimensions {
+  length: string
+  width: string
+  height: string
 }
 
 export interface CartLine {

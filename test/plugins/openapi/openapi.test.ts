@@ -217,7 +217,7 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
 
   t.test('each Store API route has its request and response schemas', async (t) => {
     const storeApi = Object.entries(document.paths as Json).filter(([path]) => path.startsWith(STORE_API))
-    t.equal(storeApi.length, 8, 'cart, five cart changes, products, one product')
+    t.equal(storeApi.length, 10, 'cart, five cart changes, products, one product, categories, one category')
     for (const [path, item] of storeApi) {
       for (const [method, operation] of Object.entries(item as Json)) {
         const name = `${method.toUpperCase()} ${path}`
@@ -246,7 +246,9 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
     }
     const list = document.paths[`${STORE_API}/products`].get
     t.same(list.parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}`).sort(),
-      ['query:category', 'query:page', 'query:per_page', 'query:search'])
+      ['query:catalog_visibility', 'query:category', 'query:category_operator', 'query:exclude', 'query:featured', 'query:include',
+        'query:max_price', 'query:min_price', 'query:on_sale', 'query:order', 'query:orderby', 'query:page', 'query:parent',
+        'query:parent_exclude', 'query:per_page', 'query:related', 'query:search', 'query:sku', 'query:slug', 'query:stock_status', 'query:type'])
     t.ok(list.responses['200'].headers?.['X-WP-Total'])
     t.same(document.paths[`${STORE_API}/products/{id}`].get.parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}`), ['path:id'])
     t.ok(responseSchema(document, `${STORE_API}/products/{id}`, 'get', 404))
@@ -336,7 +338,10 @@ test('real responses match the published schemas and lose nothing to serialisati
   for (const id of [101, 106, 108]) {
     const one = await app.inject({ url: `${STORE_API}/products/${id}` })
     t.same(problems(productSchema, one.json()), [], `GET products/${id} validates`)
-    t.equal(one.body, JSON.stringify(serializeProduct((await storage.getProduct(id))!, app.shop.serializeContext)), `product ${id}: nothing lost`)
+    const stored = (await storage.getProduct(id))!
+    const variations = [...(await storage.getProducts(stored.variationIds)).values()]
+    const relatives = { storeApiUrl: `${SITE_URL}${STORE_API}`, variations: stored.type === 'variable' ? variations : undefined }
+    t.equal(one.body, JSON.stringify(serializeProduct(stored, app.shop.serializeContext, relatives)), `product ${id}: nothing lost`)
     t.same(list.json().find((product: Json) => product.id === id), one.json(), `product ${id}: the same in the list`)
   }
   const missing = await app.inject({ url: `${STORE_API}/products/999999` })
