@@ -9,7 +9,7 @@ import { cartDrawer } from './plugins/cart-drawer/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
-import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits } from './plugins/shop/index.ts'
+import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 
 export interface AppOptions {
@@ -34,6 +34,10 @@ export interface AppOptions {
   loginLimits?: LoginLimits
   /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
   rateCounterTimeoutMs?: number
+  /** Replaces named Store API rate limits (coupon, checkout, newCart: plugins/shop/store-api/rate-limits.ts). */
+  storeApiRateLimits?: Partial<ShopRateLimits>
+  /** The sweep of expired guest carts and sessions (every 15 minutes by default), or false for none. */
+  sweep?: SweepOptions | false
   logger?: FastifyServerOptions['logger']
   /** The clock (tests move it). */
   now?: () => Date
@@ -75,7 +79,13 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     filters: options.filters,
     now: options.now,
     rateCounter: options.rateCounter,
-    loginLimits: options.loginLimits
+    loginLimits: options.loginLimits,
+    trustedProxyCidrs: options.trustedProxyCidrs,
+    rateLimitMultiplier: options.rateLimitMultiplier,
+    rateCounterTimeoutMs: options.rateCounterTimeoutMs,
+    storeApiRateLimits: options.storeApiRateLimits,
+    allowedOrigins: options.allowedOrigins,
+    sweep: options.sweep
   })
   // The cart drawer on top of the platform, in the same instance.
   await app.register(cartDrawer, {

@@ -18,6 +18,8 @@ import { ExtendSchema } from './store-api/extend-schema.ts'
 import { productRoutes } from './store-api/product-routes.ts'
 import type { SerializeContext } from './store-api/serialize-product.ts'
 import { storefrontRoutes } from './storefront/routes.ts'
+import { installStoreApiRateLimits, type ShopRateLimits } from './store-api/rate-limits.ts'
+import { scheduleSweep, type SweepOptions } from './maintenance/sweep.ts'
 
 export interface ShopPluginOptions {
   storage: Storage
@@ -34,6 +36,18 @@ export interface ShopPluginOptions {
   /** Counts login attempts per IP and per account (without one, logins are not limited). */
   rateCounter?: RateCounter
   loginLimits?: LoginLimits
+  /** Trusted proxy ranges, for the client IP of the Store API's rate limits (default value of `svc_rest_trusted_proxy_cidrs`). */
+  trustedProxyCidrs?: readonly string[]
+  /** Replaces named Store API rate limits (plugins/shop/store-api/rate-limits.ts); they count in `rateCounter`. */
+  storeApiRateLimits?: Partial<ShopRateLimits>
+  /** Multiplies every Store API rate limit: for benchmarks only. */
+  rateLimitMultiplier?: number
+  /** A rate counter slower than this refuses rate-limited Store API requests with 503 (default 250 ms). */
+  rateCounterTimeoutMs?: number
+  /** Origins whose pages may post to the classic `?wc-ajax=` cart besides the shop's own. */
+  allowedOrigins?: readonly string[]
+  /** The sweep of expired guest carts and sessions (plugins/shop/maintenance/sweep.ts), or false for none. */
+  sweep?: SweepOptions | false
 }
 
 export interface Shop {
@@ -95,7 +109,22 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   const shop: Shop = { ...platform, commerce: createCommerce(platform) }
   fastify.decorate('shop', shop)
 
+  if (options.sweep !== false) scheduleSweep(fastify, options.storage, shop.now, options.sweep)
+
   await fastify.register(async (storeApi) => {
+    if (options.rateCounter) {
+      installStoreApiRateLimits(storeApi, {
+        counter: options.rateCounter,
+        storage: options.storage,
+        filters,
+        cartTokens: shop.cartTokens,
+        auth: shop.auth,
+        trustedProxyCidrs: options.trustedProxyCidrs,
+        timeoutMs: options.rateCounterTimeoutMs,
+        multiplier: options.rateLimitMultiplier,
+        limits: options.storeApiRateLimits
+      })
+    }
     storeApi.addHook('onSend', async (_request, reply) => {
       reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash')
     })
@@ -103,7 +132,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     await storeApi.register(productRoutes)
   }, { prefix: `${options.restRoot}wc/store/v1` })
   await fastify.register(accountRoutes)
-  await fastify.register(wcAjaxRoutes)
+  await fastify.register(wcAjaxRoutes, { allowedOrigins: options.allowedOrigins })
   await fastify.register(storefrontRoutes)
 }, { name: 'shop', fastify: '5.x' })
 
@@ -114,3 +143,5 @@ export { MANAGE_SHOP } from './auth/auth-service.ts'
 export { hashPassword } from './auth/password.ts'
 export { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
 export type { LoginLimits } from './auth/login-limit.ts'
+export { SHOP_RATE_LIMITS, type ShopRateLimits, type ShopRateLimit } from './store-api/rate-limits.ts'
+export { DEFAULT_SWEEP, sweepExpired, type SweepOptions, type SweepResult } from './maintenance/sweep.ts'

@@ -10,6 +10,10 @@ import { publicUser } from './auth-service.ts'
 import { clearSessionCookie, requestUser, setSessionCookie } from './session-cookie.ts'
 
 const noStore = { 'Cache-Control': 'no-store, private' }
+/** An e-mail address (254 characters) and a password (1,024), even JSON-escaped, fit; a larger body is 413 unread. */
+const LOGIN_BODY_LIMIT = 8 * 1024
+/** Logout takes no body. */
+const LOGOUT_BODY_LIMIT = 1024
 
 /** `/account/login`, `/account/logout`, `/account/rest-nonce`: the platform's login and REST nonces. */
 export const accountRoutes: FastifyPluginAsync = async (fastify) => {
@@ -17,6 +21,7 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   const { shop } = fastify
 
   app.post('/account/login', {
+    bodyLimit: LOGIN_BODY_LIMIT,
     schema: {
       tags: ['account'],
       operationId: 'login',
@@ -46,6 +51,7 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/account/logout', {
+    bodyLimit: LOGOUT_BODY_LIMIT,
     schema: {
       tags: ['account'],
       operationId: 'logout',

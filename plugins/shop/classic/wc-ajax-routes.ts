@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { AddToCartBody, AddToCartError, AjaxFailure, FragmentsResponse, RemoveFromCartBody } from '../../../schemas/wc-ajax.ts'
 import { ErrorBody } from '../../../schemas/error.ts'
+import { restError } from '../../../errors/index.ts'
 import { COOKIE_CART_SECURITY } from '../../openapi/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import type { CartState } from '../cart/cart-service.ts'
@@ -14,15 +15,53 @@ import { addWcAjaxConstraint, WC_AJAX_CONSTRAINT } from './wc-ajax-constraint.ts
 const BODY_LIMIT = 16 * 1024
 const noStore = { 'Cache-Control': 'no-store, no-cache, must-revalidate, private' }
 
+export interface WcAjaxOptions {
+  /** Origins whose pages may post to the classic cart besides the shop's own (its home and site URLs'). */
+  allowedOrigins?: readonly string[]
+}
+
+function originOf (url: string): string | null {
+  try {
+    const { origin } = new URL(url)
+    return origin === 'null' ? null : origin
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Whether a classic POST comes from another site's page (a cross-site request forgery: the browser sends the
+ * shop's cookies with it). Refused: `Sec-Fetch-Site: cross-site`, and an `Origin` that is not the shop's or an
+ * allowed one (`Origin: null` included). Allowed: the shop's own pages, and clients that send neither header (a
+ * browser always sends `Origin` on a POST; scripts and servers do not, and carry no shopper's cookies).
+ */
+export function isCrossSitePost (headers: { origin?: string | string[], 'sec-fetch-site'?: string | string[] }, allowed: ReadonlySet<string>): boolean {
+  const fetchSite = headers['sec-fetch-site']
+  if (fetchSite !== undefined && (typeof fetchSite !== 'string' || fetchSite.trim().toLowerCase() === 'cross-site')) return true
+  const origin = headers.origin
+  if (origin === undefined) return false
+  if (typeof origin !== 'string') return true
+  const claimed = originOf(origin.trim())
+  return claimed === null || !allowed.has(claimed)
+}
+
 /**
  * The classic AJAX cart on the browser's cookie session: `?wc-ajax=add_to_cart`, `get_refreshed_fragments` and
  * `remove_from_cart`, answering `{fragments, cart_hash}` after the fragments filter, as WooCommerce does.
  */
-export const wcAjaxRoutes: FastifyPluginAsync = async (fastify) => {
+export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, options) => {
   addWcAjaxConstraint(fastify)
+  const { shop } = fastify
+  const allowed = new Set([shop.homeUrl, shop.siteUrl, ...(options.allowedOrigins ?? [])]
+    .map((url) => originOf(url.trim())).filter((origin): origin is string => origin !== null))
+  // Before the body is read: a forged request changes nothing.
+  fastify.addHook('onRequest', async (request) => {
+    if (request.method === 'POST' && isCrossSitePost(request.headers, allowed)) {
+      throw restError('svc_forbidden_origin', 'Cross-site requests to the classic cart are not allowed.')
+    }
+  })
   await fastify.register(formbody, { bodyLimit: BODY_LIMIT })
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const { shop } = fastify
 
   async function fragments (state: CartState) {
     const own = { [MINI_CART_SELECTOR]: renderMiniCart(state.priced, shop.serializeContext) }

@@ -47,6 +47,8 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/cart/add-item', {
+    // Fifty chosen attributes of 200 characters each fit.
+    bodyLimit: 32 * 1024,
     schema: {
       tags: ['store-api'],
       operationId: 'addCartItem',
@@ -62,6 +64,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/cart/update-item', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['store-api'],
       operationId: 'updateCartItem',
@@ -74,6 +77,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     change(request, reply, (key, viewer) => shop.carts.updateItem(key, request.body.key, request.body.quantity, viewer)))
 
   app.post('/cart/remove-item', {
+    bodyLimit: 16 * 1024,
     schema: {
       tags: ['store-api'],
       operationId: 'removeCartItem',
@@ -86,11 +90,14 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     change(request, reply, (key, viewer) => shop.carts.removeItem(key, request.body.key, viewer)))
 
   app.post('/cart/apply-coupon', {
+    bodyLimit: 16 * 1024,
+    config: { shopRateLimit: 'coupon' },
     schema: { tags: ['store-api'], operationId: 'applyCartCoupon', summary: 'Apply a coupon', body: CouponBody, response: CartResponses }
   }, async (request, reply) =>
     change(request, reply, (key, viewer) => shop.carts.applyCoupon(key, request.body.code, viewer)))
 
   app.post('/cart/remove-coupon', {
+    bodyLimit: 16 * 1024,
     schema: { tags: ['store-api'], operationId: 'removeCartCoupon', summary: 'Remove a coupon', body: CouponBody, response: CartResponses }
   }, async (request, reply) =>
     change(request, reply, (key, viewer) => shop.carts.removeCoupon(key, request.body.code, viewer)))
