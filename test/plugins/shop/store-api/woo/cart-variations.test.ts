@@ -7,7 +7,7 @@
  */
 import { test } from 'tap'
 import { build } from '../../../../helper.ts'
-import { Shopper } from '../../../../helpers/shopper.ts'
+import { Shopper } from '../../../../helpers/store-api-shopper.ts'
 
 const HOODIE = 106
 const BLUE_SMALL = 1061

@@ -16,7 +16,7 @@ import { test, type Test } from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
 import { makeProduct } from '../../../../domain/fixtures.ts'
 import { build, STORE_API } from '../../../../helper.ts'
-import { Shopper } from '../../../../helpers/shopper.ts'
+import { Shopper } from '../../../../helpers/store-api-shopper.ts'
 const ADDRESS = {
   first_name: 'test',
   last_name: 'test',
