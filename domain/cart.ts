@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { GUEST_VIEWER, isInStock, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
-import { checkWholeQuantity, quantityLimits, validateQuantity } from './quantity.ts'
+import { checkStock, checkWholeQuantity, normaliseNewLineQuantity, quantityLimits, validateQuantity } from './quantity.ts'
 import { domainError, fail, ok } from './result.ts'
 import type { CartData, CartLine, Product, Result } from './types.ts'
 
@@ -44,9 +44,27 @@ function invalidKey () {
   return domainError('item_not_found', 'Cart item no longer exists or is invalid.')
 }
 
-/** Reason `product_not_purchasable`, with the shopper's message for it. */
-export function notPurchasable () {
-  return domainError('product_not_purchasable', 'This product cannot be added to the cart.')
+/**
+ * Reason `product_not_purchasable`, with WooCommerce's message for it (`"Name" is not available for purchase.`), or a
+ * generic one when the product is not known.
+ */
+export function notPurchasable (product?: Pick<Product, 'name'>) {
+  return domainError('product_not_purchasable', product === undefined
+    ? 'This product cannot be added to the cart.'
+    : `"${product.name}" is not available for purchase.`)
+}
+
+/** Reason `product_not_found`: no product has the id (WooCommerce's message). */
+export function productNotFound (id: number) {
+  return domainError('product_not_found', `Product with ID "${id}" was not found and cannot be added to the cart.`)
+}
+
+/** A copy of the cart's data with new lines and coupons; the customer and the chosen shipping rates are kept. */
+export function withLines (cart: CartData, lines: CartLine[], coupons: string[] = [...cart.coupons]): CartData {
+  const next: CartData = { lines, coupons }
+  if (cart.customer !== undefined) next.customer = cart.customer
+  if (cart.shippingRates !== undefined) next.shippingRates = { ...cart.shippingRates }
+  return next
 }
 
 export interface AddToCartRequest {
@@ -61,6 +79,11 @@ export interface AddToCartRequest {
   group?: string
   /** A percent discount on the line, before coupons. */
   discountPercent?: number
+  /**
+   * The Store API's add (CartController::add_to_cart): a new line's quantity is brought within the product's rules
+   * instead of refused. Off for the platform's own adds (bundles, merges on login), which refuse.
+   */
+  normaliseQuantity?: boolean
 }
 
 /**
@@ -73,7 +96,7 @@ export interface AddToCartRequest {
 export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Viewer = GUEST_VIEWER): Result<{ cart: CartData, key: string }> {
   const { product, parent } = request
   const isVariation = product.type === 'variation'
-  if (!isPurchasable(product, viewer, isVariation ? parent : undefined)) return fail(notPurchasable())
+  if (!isPurchasable(product, viewer, isVariation ? parent : undefined)) return fail(notPurchasable(product))
   if (!isInStock(product)) {
     return fail(domainError('product_out_of_stock', `"${product.name}" is out of stock and cannot be purchased.`))
   }
@@ -89,11 +112,20 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
   }
   const notWhole = checkWholeQuantity(product, request.quantity)
   if (notWhole !== null) return fail(notWhole)
-  const quantity = product.soldIndividually ? 1 : request.quantity
+  let quantity = product.soldIndividually ? 1 : request.quantity
 
-  const merged = (existing?.quantity ?? 0) + quantity
   const context = { alreadyInCart: quantityInOtherLines(cart, stockId, key) }
-  const error = validateQuantity(product, merged, quantityLimits(product, context), context)
+  const limits = quantityLimits(product, context)
+  if (existing === undefined && request.normaliseQuantity === true) {
+    // As WooCommerce's CartController::add_to_cart: the asked quantity is held against the stock first, then a new
+    // line's quantity is brought within the product's rules (up to the minimum, down to the maximum, to the nearest
+    // multiple); a merge into an existing line is validated as it is.
+    const short = checkStock(product, quantity, context)
+    if (short !== null) return fail(short)
+    quantity = normaliseNewLineQuantity(quantity, limits)
+  }
+  const merged = (existing?.quantity ?? 0) + quantity
+  const error = validateQuantity(product, merged, limits, context)
   if (error !== null) return fail(error)
 
   const lines = existing !== undefined
@@ -107,7 +139,7 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
         ...(request.group === undefined ? {} : { group: request.group }),
         ...(request.discountPercent ? { discountPercent: request.discountPercent } : {})
       }]
-  return ok({ cart: { lines, coupons: [...cart.coupons] }, key })
+  return ok({ cart: withLines(cart, lines), key })
 }
 
 function copyLine (line: CartLine): CartLine {
@@ -123,20 +155,17 @@ export function setLineQuantity (cart: CartData, key: string, quantity: number, 
   const line = cart.lines.find((l) => l.key === key)
   if (line === undefined) return fail(invalidKey())
   const stockId = lineStockId(line)
-  if (product == null || product.id !== stockId) return fail(notPurchasable())
+  if (product == null || product.id !== stockId) return fail(notPurchasable(product ?? undefined))
   const context = { alreadyInCart: quantityInOtherLines(cart, stockId, key) }
   const error = validateQuantity(product, quantity, quantityLimits(product, context), context)
   if (error !== null) return fail(error)
-  return ok({
-    lines: cart.lines.map((l) => l.key === key ? { ...copyLine(l), quantity } : copyLine(l)),
-    coupons: [...cart.coupons]
-  })
+  return ok(withLines(cart, cart.lines.map((l) => l.key === key ? { ...copyLine(l), quantity } : copyLine(l))))
 }
 
 /** Removes a line; unknown key → `item_not_found`. */
 export function removeLine (cart: CartData, key: string): Result<CartData> {
   if (!cart.lines.some((l) => l.key === key)) return fail(invalidKey())
-  return ok({ lines: cart.lines.filter((l) => l.key !== key).map(copyLine), coupons: [...cart.coupons] })
+  return ok(withLines(cart, cart.lines.filter((l) => l.key !== key).map(copyLine)))
 }
 
 /**
@@ -152,5 +181,5 @@ export function removeLines (cart: CartData, keys: readonly string[], locked: Re
     return fail(domainError('item_locked', 'Locked cart items cannot be removed this way.', { keys: lockedKeys }))
   }
   const removing = new Set(keys)
-  return ok({ lines: cart.lines.filter((line) => !removing.has(line.key)).map(copyLine), coupons: [...cart.coupons] })
+  return ok(withLines(cart, cart.lines.filter((line) => !removing.has(line.key)).map(copyLine)))
 }

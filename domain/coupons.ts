@@ -1,4 +1,4 @@
-import { normaliseCouponCode } from './cart.ts'
+import { normaliseCouponCode, withLines } from './cart.ts'
 import { DEFAULT_CURRENCY, formatMoney } from './money.ts'
 import { domainError, fail, ok } from './result.ts'
 import type { CartData, Coupon, Currency, DomainError, Result } from './types.ts'
@@ -36,10 +36,10 @@ export function validateCoupon (coupon: Coupon | null | undefined, context: Coup
     return domainError('coupon_not_found', `Coupon "${code}" does not exist!`)
   }
   if (context.appliedCodes.some((c) => normaliseCouponCode(c) === code)) {
-    return domainError('coupon_already_applied', `Coupon code "${code}" already applied!`)
+    return domainError('coupon_already_applied', `Coupon code "${code}" has already been applied.`)
   }
   if (coupon.usageLimit !== null && coupon.usageCount >= coupon.usageLimit) {
-    return domainError('coupon_usage_limit', 'Coupon usage limit has been reached.')
+    return domainError('coupon_usage_limit', `Usage limit for coupon "${code}" has been reached.`)
   }
   if (isCouponExpired(coupon, context.now)) {
     return domainError('coupon_expired', 'This coupon has expired.')
@@ -58,7 +58,7 @@ export type ApplyCouponContext = Omit<CouponContext, 'appliedCodes'> & { applied
 export function applyCoupon (cart: CartData, coupon: Coupon | null | undefined, context: ApplyCouponContext): Result<CartData> {
   const error = validateCoupon(coupon, { ...context, appliedCodes: [...cart.coupons, ...(context.appliedCodes ?? [])] })
   if (error !== null) return fail(error)
-  return ok({ lines: cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })), coupons: [...cart.coupons, normaliseCouponCode(context.code)] })
+  return ok(withLines(cart, cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })), [...cart.coupons, normaliseCouponCode(context.code)]))
 }
 
 /** Removes an applied coupon; one that is not applied → reason `coupon_not_applied`. */
@@ -67,8 +67,28 @@ export function removeCoupon (cart: CartData, code: string): Result<CartData> {
   if (!cart.coupons.some((c) => normaliseCouponCode(c) === normalised)) {
     return fail(domainError('coupon_not_applied', 'Coupon cannot be removed because it is not already applied to the cart.'))
   }
-  return ok({
-    lines: cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })),
-    coupons: cart.coupons.filter((c) => normaliseCouponCode(c) !== normalised)
-  })
+  return ok(withLines(cart, cart.lines.map((l) => ({ ...l, variation: { ...l.variation } })), cart.coupons.filter((c) => normaliseCouponCode(c) !== normalised)))
+}
+
+/** WooCommerce's order of applying coupons (WC_Discounts): fixed_product, then percent, then fixed_cart. */
+const COUPON_SORT: Record<string, number> = { fixed_product: 1, percent: 2, fixed_cart: 3 }
+
+/**
+ * The coupons in the order WooCommerce applies them: by type (percent before fixed_cart), then the smaller amount
+ * first; otherwise in the order they were applied. Never changes `coupons`.
+ */
+export function sortCouponsForDiscount (coupons: readonly Coupon[]): Coupon[] {
+  return coupons
+    .map((coupon, index) => ({ coupon, index }))
+    .sort((a, b) => ((COUPON_SORT[a.coupon.discountType] ?? 0) - (COUPON_SORT[b.coupon.discountType] ?? 0)) ||
+      (a.coupon.amount - b.coupon.amount) || (a.index - b.index))
+    .map(({ coupon }) => coupon)
+}
+
+/**
+ * The notice a cart shows when an applied coupon stops validating and is removed from it, as WooCommerce's
+ * check_cart_coupons words it.
+ */
+export function couponRemovedMessage (code: string, reason: string): string {
+  return `The "${code}" coupon has been removed from your cart: ${reason}`
 }

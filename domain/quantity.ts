@@ -68,13 +68,8 @@ export function validateQuantity (p: Product, quantity: number, limits: Quantity
   const notWhole = checkWholeQuantity(p, quantity)
   if (notWhole !== null) return notWhole
   const name = `"${p.name}"`
-  if (stockCaps(p)) {
-    const remaining = stockRemaining(p, context.alreadyInCart ?? 0)
-    if (quantity > remaining) {
-      return domainError('quantity_exceeds_stock',
-        `There is not enough stock of ${name} for that quantity (${remaining} remaining).`, { remaining })
-    }
-  }
+  const short = checkStock(p, quantity, context)
+  if (short !== null) return short
   if (quantity < limits.minimum) {
     return domainError('quantity_below_minimum', `The minimum quantity of ${name} allowed in the cart is ${limits.minimum}.`)
   }
@@ -85,4 +80,28 @@ export function validateQuantity (p: Product, quantity: number, limits: Quantity
     return domainError('quantity_not_multiple', `The quantity of ${name} must be a multiple of ${limits.multipleOf}.`)
   }
   return null
+}
+
+/**
+ * Reason `quantity_exceeds_stock` (`data.remaining`) when a stock-managed product that refuses backorders has fewer
+ * than `quantity` units left (less `alreadyInCart`), else null.
+ */
+export function checkStock (p: Product, quantity: number, context: QuantityContext = {}): DomainError | null {
+  if (!stockCaps(p)) return null
+  const remaining = stockRemaining(p, context.alreadyInCart ?? 0)
+  if (quantity <= remaining) return null
+  return domainError('quantity_exceeds_stock',
+    `There is not enough stock of "${p.name}" for that quantity (${remaining} remaining).`, { remaining })
+}
+
+/**
+ * The quantity a new cart line starts with, as WooCommerce's Store API sets it: down to the maximum, up to the
+ * minimum, then to the nearest multiple (halves round up). A quantity that is no whole number ≥ 1 is returned as it
+ * is (`validateQuantity` refuses it).
+ */
+export function normaliseNewLineQuantity (quantity: number, limits: QuantityLimits): number {
+  if (!Number.isInteger(quantity) || quantity < 1) return quantity
+  let normalised = Math.max(Math.min(quantity, limits.maximum), limits.minimum)
+  if (limits.multipleOf > 1) normalised = Math.round(normalised / limits.multipleOf) * limits.multipleOf
+  return normalised
 }

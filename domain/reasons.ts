@@ -12,6 +12,7 @@ export const DOMAIN_REASONS = [
   'coupon_minimum_spend',
   'coupon_not_applied',
   // Products and quantities (addToCart, setLineQuantity, validateQuantity).
+  'product_not_found',
   'product_not_purchasable',
   'product_out_of_stock',
   'product_sold_individually',

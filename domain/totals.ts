@@ -1,13 +1,32 @@
 import { lineStockId } from './cart.ts'
 import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
-import { validateCoupon } from './coupons.ts'
+import { sortCouponsForDiscount, validateCoupon } from './coupons.ts'
 import { computeDiscounts } from './discounts.ts'
 import { quantityLimits } from './quantity.ts'
 import { percentOf, taxOn } from './rounding.ts'
 import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
 
 type CartError = PricedCart['errors'][number]
+
+/** The platform's shipping rates: a flat rate, and free shipping while a free-shipping coupon applies. */
+export const FLAT_RATE = 'flat_rate:1'
+export const FREE_SHIPPING_RATE = 'free_shipping:1'
+
+/** The rate ids the one package is offered, the default (the first) first. */
+export function offeredShippingRates (freeShipping: boolean): string[] {
+  return freeShipping ? [FREE_SHIPPING_RATE, FLAT_RATE] : [FLAT_RATE]
+}
+
+/**
+ * The rate chosen for package 0: the one `cart/select-shipping-rate` stored while it is offered, else the first
+ * offered (WooCommerce's default when the chosen method is no longer available).
+ */
+export function chosenShippingRate (cart: CartData, freeShipping: boolean): string {
+  const offered = offeredShippingRates(freeShipping)
+  const chosen = cart.shippingRates?.['0']
+  return chosen !== undefined && offered.includes(chosen) ? chosen : offered[0]!
+}
 
 interface ResolvedLine {
   line: CartLine
@@ -74,7 +93,9 @@ export function priceCart (
   }
   // A line's own discount (bundles) comes first; coupons discount what remains.
   const ownDiscounts = resolved.map((r, i) => r.line.discountPercent ? Math.min(subtotals[i] ?? 0, percentOf(subtotals[i] ?? 0, r.line.discountPercent)) : 0)
-  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), validCoupons, rate)
+  // Coupons discount in WooCommerce's order (percent before fixed_cart), whatever order they were applied in; the
+  // cart lists them in the order they were applied.
+  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), sortCouponsForDiscount(validCoupons), rate)
 
   const lines: PricedLine[] = resolved.map((r, i) => {
     const lineSubtotal = subtotals[i] ?? 0
@@ -106,10 +127,11 @@ export function priceCart (
   const fees: PricedFee[] = nonEmpty
     ? config.fees.map((fee) => ({ fee, tax: fee.taxable ? taxOn(fee.amount, rate) : 0 }))
     : []
-  const pricedCoupons: PricedCoupon[] = discounts.coupons.map((c) => ({ coupon: c.coupon, discount: c.discount, discountTax: c.discountTax }))
+  const pricedCoupons: PricedCoupon[] = validCoupons.map((coupon) => discounts.coupons.find((c) => c.coupon === coupon)!)
+    .map((c) => ({ coupon: c.coupon, discount: c.discount, discountTax: c.discountTax }))
   const freeShipping = validCoupons.some((c) => c.freeShipping)
   const needsShipping = nonEmpty
-  const totalShipping = needsShipping && !freeShipping ? config.shippingFlatRate : 0
+  const totalShipping = needsShipping && chosenShippingRate(cart, freeShipping) === FLAT_RATE ? config.shippingFlatRate : 0
   const totalShippingTax = taxOn(totalShipping, rate)
 
   const totalFees = sum(fees.map((f) => f.fee.amount))
@@ -133,7 +155,7 @@ export function priceCart (
       totalShippingTax,
       totalPrice: linesTotal + linesTotalTax + totalFees + totalFeesTax + totalShipping + totalShippingTax,
       totalTax,
-      taxLines: rate > 0 && nonEmpty ? [{ name: config.taxLabel, price: totalTax, rate: String(rate) }] : []
+      taxLines: rate > 0 && nonEmpty ? [{ name: config.taxLabel, price: totalTax, rate: `${rate}%` }] : []
     },
     itemsCount: sum(lines.map((l) => l.line.quantity)),
     needsShipping,

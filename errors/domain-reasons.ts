@@ -61,9 +61,20 @@ export const domainReasons = {
   coupon_usage_limit: couponRefusal('usage_limit', 'svc_coupon_invalid'),
   coupon_expired: couponRefusal('expired', 'svc_coupon_invalid'),
   coupon_minimum_spend: couponRefusal('minimum_spend', 'svc_coupon_invalid'),
-  coupon_not_applied: couponRefusal('not_applied', 'svc_coupon_not_applied'),
+  // WooCommerce's CartRemoveCoupon: a 409 (the route adds the cart, as every Store API 409 does).
+  coupon_not_applied: {
+    storeApi: { code: 'woocommerce_rest_cart_coupon_invalid_code', status: 409 },
+    svc: own('svc_coupon_not_applied', { data: { reason: 'not_applied' } }),
+    withCart: false
+  },
 
-  product_not_purchasable: same(INVALID_PRODUCT),
+  product_not_found: same(INVALID_PRODUCT),
+  // WooCommerce's CartController::throw_default_product_exception; `svc/v1` keeps the platform's older answer.
+  product_not_purchasable: {
+    storeApi: { code: 'woocommerce_rest_product_not_purchasable', status: 400 },
+    svc: INVALID_PRODUCT,
+    withCart: false
+  },
   product_out_of_stock: same({ code: 'woocommerce_rest_product_out_of_stock', status: 400 }),
   product_sold_individually: same({ code: 'woocommerce_rest_cart_product_sold_individually', status: 400 }),
   quantity_not_whole: same(INVALID_QUANTITY),

@@ -20,7 +20,7 @@ export const AddItemBody = Type.Object({
 
 export const UpdateItemBody = Type.Object({
   key: CartItemKey,
-  quantity: Type.Integer({ description: 'The new quantity.' })
+  quantity: Type.Optional(Type.Integer({ description: 'The new quantity; without it nothing changes and the cart is answered.' }))
 })
 
 export const RemoveItemBody = Type.Object({ key: CartItemKey })
@@ -78,6 +78,8 @@ export const CartResponses = { 200: CartSchema, 400: ErrorBody, 503: ErrorBody }
 export const AddItemResponses = { 201: CartSchema, 400: ErrorBody, 503: ErrorBody }
 /** Changes naming an item key: an unknown key is a 409 carrying the cart. */
 export const ItemChangeResponses = { 200: CartSchema, 400: ErrorBody, 409: CartConflictErrorSchema, 503: ErrorBody }
+/** remove-coupon: an unknown code is a 400, a coupon that is not applied a 409 carrying the cart. */
+export const CouponRemovalResponses = { 200: CartSchema, 400: ErrorBody, 409: CartConflictErrorSchema, 503: ErrorBody }
 export const ProductListResponses = { 200: ProductListSchema, 400: ErrorBody, 503: ErrorBody }
 export const ProductResponses = { 200: ProductSchema, 400: ErrorBody, 404: ErrorBody, 503: ErrorBody }
 export const ProductCategoryListResponses = { 200: ProductCategoryListSchema, 400: ErrorBody, 503: ErrorBody }

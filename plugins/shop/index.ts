@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import type { FastifyReply, FastifyRequest } from 'fastify'
 import cookie from '@fastify/cookie'
 import type { ShopConfig } from '../../domain/types.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
@@ -14,6 +15,9 @@ import './filters/hooks.ts'
 import { FilterRegistry, type FilterCallback, type FilterRegistration } from './filters/registry.ts'
 import { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
 import { cartRoutes } from './store-api/cart-routes.ts'
+import { storeApiCartRoutes } from './store-api/cart-api.ts'
+import { installCartScope } from './store-api/cart-scope.ts'
+import { storeApiNonceFor } from './session/store-api-nonce.ts'
 import { ExtendSchema } from './store-api/extend-schema.ts'
 import { productRoutes } from './store-api/product-routes.ts'
 import type { SerializeContext } from './store-api/serialize-product.ts'
@@ -48,6 +52,8 @@ export interface ShopPluginOptions {
   allowedOrigins?: readonly string[]
   /** The sweep of expired guest carts and sessions (plugins/shop/maintenance/sweep.ts), or false for none. */
   sweep?: SweepOptions | false
+  /** WooCommerce's `woocommerce_store_api_disable_nonce_check`: false lets cookie-session Store API writes go without a `Nonce` (default true). */
+  storeApiNonceCheck?: boolean
 }
 
 export interface Shop {
@@ -67,6 +73,8 @@ export interface Shop {
   countLoginAttempt: (ip: string, email: string) => Promise<void>
   /** The platform as the cart drawer sees it: pass it to `cartDrawer` as `commerce`. */
   commerce: CommercePort
+  /** The Store API nonce a page embeds for its cookie-session writes (`Nonce` header); sets the cart cookie of a new guest. */
+  storeApiNonce: (request: FastifyRequest, reply: FastifyReply) => Promise<string>
 }
 
 declare module 'fastify' {
@@ -90,11 +98,12 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   })
   for (const { name, callback, priority } of options.filters ?? []) filters.add(name, callback as FilterCallback<typeof name>, priority)
 
+  const nonces = createNonceService({ secrets: options.secrets, now: millis })
   const platform: Omit<Shop, 'commerce'> = {
     storage: options.storage,
     carts: new CartService(options.storage, options.config, clock),
     cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
-    auth: new AuthService(options.storage, createNonceService({ secrets: options.secrets, now: millis }), clock),
+    auth: new AuthService(options.storage, nonces, clock),
     filters,
     extendSchema: new ExtendSchema(),
     serializeContext: { currency: options.config.currency, homeUrl },
@@ -104,7 +113,8 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     now: clock ?? (() => new Date()),
     countLoginAttempt: async (ip, email) => {
       if (options.rateCounter) await countLoginAttempt(options.rateCounter, options.loginLimits ?? DEFAULT_LOGIN_LIMITS, ip, email)
-    }
+    },
+    storeApiNonce: (request, reply) => storeApiNonceFor(request, reply, { ...platform, nonces })
   }
   const shop: Shop = { ...platform, commerce: createCommerce(platform) }
   fastify.decorate('shop', shop)
@@ -126,9 +136,11 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
       })
     }
     storeApi.addHook('onSend', async (_request, reply) => {
-      reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash')
+      reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash, Nonce, Nonce-Timestamp, User-ID')
     })
+    installCartScope(storeApi, { nonces, auth: shop.auth, cartTokens: shop.cartTokens, nonceCheck: options.storeApiNonceCheck !== false, signCartToken: (key) => shop.cartTokens.sign(key) })
     await storeApi.register(cartRoutes)
+    await storeApi.register(storeApiCartRoutes)
     await storeApi.register(productRoutes)
   }, { prefix: `${options.restRoot}wc/store/v1` })
   await fastify.register(accountRoutes)

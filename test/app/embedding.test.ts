@@ -43,7 +43,9 @@ test("the README's embedding recipe: one cartDrawer registration gives the host 
   await app.ready()
 
   const origin = { origin: SITE }
-  const added = await app.inject({ method: 'POST', url: '/wp-json/wc/store/v1/cart/add-item', headers: origin, payload: { id: 101, quantity: 2 } })
+  // As the drawer's client: a first read gives the Cart-Token the write goes with (a write without one needs a nonce).
+  const first = await app.inject({ method: 'GET', url: '/wp-json/wc/store/v1/cart', headers: origin })
+  const added = await app.inject({ method: 'POST', url: '/wp-json/wc/store/v1/cart/add-item', headers: { ...origin, 'cart-token': String(first.headers['cart-token']) }, payload: { id: 101, quantity: 2 } })
   t.equal(added.statusCode, 201, 'the platform adds to the cart', { found: added.body })
   const token = String(added.headers['cart-token'])
   t.ok(added.json().extensions.svc, 'the Store API cart carries extensions.svc')

@@ -78,17 +78,19 @@ test('addToCart keeps the cart\'s coupons', async (t) => {
 test('addToCart: purchasability', async (t) => {
   const refused = { reason: 'product_not_purchasable', message: 'This product cannot be added to the cart.' }
   const parent = makeVariableParent()
-  t.same(errorOf(addToCart(emptyCart(), { product: parent, parent, quantity: 1 })), refused, 'variable parent refused')
-  t.same(errorOf(addToCart(emptyCart(), { product: makeProduct({ status: 'draft' }), parent: makeProduct(), quantity: 1 })), refused, 'draft')
+  t.same(errorOf(addToCart(emptyCart(), { product: parent, parent, quantity: 1 }))?.reason, refused.reason, 'variable parent refused')
+  t.same(errorOf(addToCart(emptyCart(), { product: makeProduct({ status: 'draft' }), parent: makeProduct(), quantity: 1 }))?.reason, refused.reason, 'draft')
   const priv = makeProduct({ status: 'private' })
-  t.same(errorOf(addToCart(emptyCart(), { product: priv, parent: priv, quantity: 1 })), refused, 'private for a guest')
+  t.same(errorOf(addToCart(emptyCart(), { product: priv, parent: priv, quantity: 1 }))?.reason, refused.reason, 'private for a guest')
   t.equal(addToCart(emptyCart(), { product: priv, parent: priv, quantity: 1 }, { canReadPrivate: true }).ok, true, 'private for staff')
   const hidden = makeProduct({ catalogVisibility: 'hidden' })
   t.equal(addToCart(emptyCart(), { product: hidden, parent: hidden, quantity: 1 }).ok, true, 'hidden but published')
   const unpriced = makeProduct({ regularPrice: null })
-  t.same(errorOf(addToCart(emptyCart(), { product: unpriced, parent: unpriced, quantity: 1 })), refused, 'no price')
-  t.same(errorOf(addToCart(emptyCart(), { product: makeVariation(), parent: makeVariableParent({ status: 'draft' }), quantity: 1 })),
-    refused, 'variation of a draft parent')
+  t.same(errorOf(addToCart(emptyCart(), { product: unpriced, parent: unpriced, quantity: 1 }))?.reason, refused.reason, 'no price')
+  t.same(errorOf(addToCart(emptyCart(), { product: makeVariation(), parent: makeVariableParent({ status: 'draft' }), quantity: 1 }))?.reason,
+    refused.reason, 'variation of a draft parent')
+  t.equal(errorOf(addToCart(emptyCart(), { product: makeProduct({ name: 'Plain Mug', status: 'draft' }), parent: makeProduct(), quantity: 1 }))?.message,
+    '"Plain Mug" is not available for purchase.', 'WooCommerce\'s message')
 })
 
 test('addToCart: variations', async (t) => {
@@ -149,8 +151,11 @@ test('addToCart: quantity rules on the merged quantity', async (t) => {
       'quantity_not_whole', `${bad} refused even though the merged quantity would be positive`)
   }
   const min = makeProduct({ name: 'Tiles', quantityRules: { minimum: 10 } })
-  t.equal(errorOf(addToCart(emptyCart(), { product: min, parent: min, quantity: 4 }))?.message,
-    'The minimum quantity of "Tiles" allowed in the cart is 10.')
+  t.equal(errorOf(addToCart(emptyCart(), { product: min, parent: min, quantity: 4 }))?.reason, 'quantity_below_minimum', 'the platform\'s own adds refuse')
+  const normalised = addToCart(emptyCart(), { product: min, parent: min, quantity: 4, normaliseQuantity: true })
+  t.equal(normalised.ok && normalised.value.cart.lines[0]?.quantity, 10, 'the Store API\'s add brings a new line up to the minimum (WooCommerce)')
+  t.equal(errorOf(addToCart(add(emptyCart(), pairs, 6).cart, { product: pairs, parent: pairs, quantity: 2 }))?.reason,
+    'quantity_above_maximum', 'a merge is validated as it is')
 })
 
 test('setLineQuantity', async (t) => {

@@ -24,12 +24,12 @@ test('validateCoupon: not found', async (t) => {
 
 test('validateCoupon: already applied', async (t) => {
   expectCouponError(t, validateCoupon(makeCoupon(), { ...base, code: 'SAVE10', appliedCodes: ['welcome', 'save10'] }),
-    'coupon_already_applied', 'Coupon code "save10" already applied!')
+    'coupon_already_applied', 'Coupon code "save10" has already been applied.')
 })
 
 test('validateCoupon: usage limit', async (t) => {
-  expectCouponError(t, validateCoupon(makeCoupon({ usageLimit: 5, usageCount: 5 }), base), 'coupon_usage_limit', 'Coupon usage limit has been reached.')
-  expectCouponError(t, validateCoupon(makeCoupon({ usageLimit: 0 }), base), 'coupon_usage_limit', 'Coupon usage limit has been reached.')
+  expectCouponError(t, validateCoupon(makeCoupon({ usageLimit: 5, usageCount: 5 }), base), 'coupon_usage_limit', 'Usage limit for coupon "save10" has been reached.')
+  expectCouponError(t, validateCoupon(makeCoupon({ usageLimit: 0 }), base), 'coupon_usage_limit', 'Usage limit for coupon "save10" has been reached.')
   t.equal(validateCoupon(makeCoupon({ usageLimit: 5, usageCount: 4 }), base), null, 'one use left')
 })
 
@@ -40,7 +40,7 @@ test('validateCoupon: expiry', async (t) => {
   t.equal(isCouponExpired(makeCoupon({ expiresAt: 'not a date' }), NOW), true, 'an unreadable expiry counts as expired')
   t.equal(isCouponExpired(makeCoupon({ expiresAt: null }), NOW), false)
   expectCouponError(t, validateCoupon(makeCoupon({ expiresAt: '2026-06-01T00:00:00Z', usageLimit: 1, usageCount: 1 }), base),
-    'coupon_usage_limit', 'Coupon usage limit has been reached.')
+    'coupon_usage_limit', 'Usage limit for coupon "save10" has been reached.')
 })
 
 test('validateCoupon: minimum spend', async (t) => {

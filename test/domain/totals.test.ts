@@ -65,7 +65,7 @@ test('a full cart: tax, discount, fees and shipping', async (t) => {
     totalShippingTax: 50,
     totalPrice: 5325,
     totalTax: 480,
-    taxLines: [{ name: 'VAT', price: 480, rate: '10' }]
+    taxLines: [{ name: 'VAT', price: 480, rate: '10%' }]
   })
   t.equal(priced.itemsCount, 4)
   t.equal(priced.needsShipping, true)
@@ -81,7 +81,7 @@ test('no tax: no tax lines; fractional rates are written as given', async (t) =>
   const taxed = priceCart(cart, products, new Map(), makeConfig({ taxRatePercent: 7.25 }), NOW)
   // 850 × 7.25 % = 61.625 → 62.
   t.equal(taxed.lines[0]?.lineTotalTax, 62)
-  t.same(taxed.totals.taxLines, [{ name: 'Tax', price: 62, rate: '7.25' }])
+  t.same(taxed.totals.taxLines, [{ name: 'Tax', price: 62, rate: '7.25%' }])
   t.equal(taxed.totals.totalPrice, 912)
 })
 
@@ -134,7 +134,8 @@ test('fixed coupon split across three lines sums exactly', async (t) => {
   )
   const priced = priceCart(cart, catalog(a, b, c), coupons, makeConfig(), NOW)
   t.same(priced.lines.map((l) => l.lineDiscount), [333, 333, 334], '$10 takes everything')
-  t.same(priced.coupons.map((x) => [x.coupon.code, x.discount]), [['ten', 1000], ['one', 0]], 'in applied order; nothing left for $1')
+  t.same(priced.coupons.map((x) => [x.coupon.code, x.discount]), [['ten', 900], ['one', 100]],
+    'listed in applied order; the smaller fixed_cart coupon discounts first (WooCommerce)')
   t.equal(priced.totals.totalPrice, 0)
   const one = priceCart({ ...cart, coupons: ['one'] }, catalog(a, b, c), coupons, makeConfig(), NOW)
   t.same(one.lines.map((l) => l.lineDiscount), [33, 33, 34])
@@ -188,7 +189,7 @@ test('coupons that no longer validate are dropped with an error', async (t) => {
     { reason: 'coupon_not_found', message: 'Coupon "ghost" does not exist!' },
     { reason: 'coupon_expired', message: 'This coupon has expired.' },
     { reason: 'coupon_minimum_spend', message: 'The minimum spend for this coupon is $50.00.' },
-    { reason: 'coupon_usage_limit', message: 'Coupon usage limit has been reached.' }
+    { reason: 'coupon_usage_limit', message: 'Usage limit for coupon "used" has been reached.' }
   ])
   t.same(priced.coupons.map((c) => [c.coupon.code, c.discount]), [['save10', 340]], 'the valid coupon stays')
   t.equal(priced.totals.totalPrice, 3060)

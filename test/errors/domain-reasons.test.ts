@@ -41,16 +41,16 @@ test('coupon refusals: WooCommerce\'s code on the Store API, the service\'s own 
     data: { reason: 'minimum_spend', status: 400 }
   }, 'the message the domain composed is kept')
 
-  const twice = domainError('coupon_already_applied', 'Coupon code "save10" already applied!')
+  const twice = domainError('coupon_already_applied', 'Coupon code "save10" has already been applied.')
   t.same(svcError(twice).toBody(), {
     code: 'svc_coupon_already_applied',
-    message: 'Coupon code "save10" already applied!',
+    message: 'Coupon code "save10" has already been applied.',
     data: { reason: 'already_applied', status: 409 }
   })
   t.equal(answersWithCart('coupon_already_applied'), false, 'a 409 that is no cart conflict: no cart')
   const notApplied = domainError('coupon_not_applied', 'Coupon cannot be removed because it is not already applied to the cart.')
   t.same([svcError(notApplied).code, svcError(notApplied).status], ['svc_coupon_not_applied', 404])
-  t.same([storeApiError(notApplied).code, storeApiError(notApplied).status], ['woocommerce_rest_cart_coupon_error', 400])
+  t.same([storeApiError(notApplied).code, storeApiError(notApplied).status], ['woocommerce_rest_cart_coupon_invalid_code', 409], 'WooCommerce\'s CartRemoveCoupon')
 })
 
 test('conflicts carry the cart; svc/v1 answers them in its own code and message, always with data.keys', async (t) => {

@@ -19,7 +19,9 @@ export class StoreApiClient {
     this.#app = app
   }
 
-  async request (method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  async request (method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    // As the drawer's client: a write goes with the Cart-Token of a first read (a write without one needs a nonce).
+    if (this.token === undefined && method !== 'GET') await this.request('GET', 'cart')
     const options: InjectOptions = {
       method,
       url: `${STORE_API}/${path}`,

@@ -40,7 +40,8 @@ for (const backend of storageBackends()) {
     const outcomes = { applied: 0, refused: 0 }
     for (let round = 0; round < ROUNDS; round++) {
       // Beanie ($18) and Belt ($55): $73, above big50's $50 minimum; without the Belt, $18.
-      const first = await post(a, undefined, 'cart/add-item', { id: 101, quantity: 1 })
+      const read = await a.inject({ method: 'GET', url: `${STORE_API}/cart` })
+      const first = await post(a, String(read.headers['cart-token']), 'cart/add-item', { id: 101, quantity: 1 })
       const token = first.token!
       const both = await post(a, token, 'cart/add-item', { id: 102, quantity: 1 })
       const belt = (both.json.items as Json[]).find((item) => item.id === 102)!.key as string

@@ -1,10 +1,10 @@
-import { addToCart, normaliseCouponCode, notPurchasable, removeLine, removeLines, setLineQuantity } from '../../../domain/cart.ts'
+import { addToCart, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
 import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
-import { applyCoupon, removeCoupon } from '../../../domain/coupons.ts'
+import { applyCoupon, couponRemovedMessage, removeCoupon, validateCoupon } from '../../../domain/coupons.ts'
 import { domainError } from '../../../domain/result.ts'
 import { priceCart } from '../../../domain/totals.ts'
-import type { CartData, Coupon, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
+import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
 import { CartHooks, type AddItemInput, type CartReconciler, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
@@ -34,6 +34,20 @@ function productIds (data: CartData): Set<number> {
  */
 function snapshotStamp (snapshotKey: string, versions: WriteVersions): string {
   return `${snapshotKey}:${versions.catalogVersion}:${versions.settingsVersion}`
+}
+
+/** The parts of a cart's data that are not lines or coupons: the customer's addresses and the chosen rates. */
+function pickSession (data: CartData): Partial<CartData> {
+  return {
+    ...(data.customer === undefined ? {} : { customer: data.customer }),
+    ...(data.shippingRates === undefined ? {} : { shippingRates: data.shippingRates })
+  }
+}
+
+/** The state with the notices of a write (coupons it removed) ahead of the cart's own errors. */
+function withNotices (state: CartState, notices: ReadonlyArray<{ reason: DomainReason, message: string }>): CartState {
+  if (notices.length === 0) return state
+  return { ...state, priced: { ...state.priced, errors: [...notices, ...state.priced.errors] } }
 }
 
 function unwrap<T> (result: Result<T>): T {
@@ -131,16 +145,27 @@ export class CartService {
   }
 
   async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
-    const { product, parent } = await this.#resolveProduct(input)
-    return this.#change(key, viewer, (data) => unwrap(addToCart(data, {
-      product,
-      parent,
-      quantity: input.quantity,
-      variation: input.variation
-    }, viewer)).cart)
+    return (await this.addItemWithKey(key, input, viewer)).state
   }
 
-  async updateItem (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
+  /**
+   * `addItem`, also naming the line the product went to (`cart/items` answers that line). With `normaliseQuantity`
+   * (the Store API's adds) a new line's quantity is brought within the product's rules instead of refused.
+   */
+  async addItemWithKey (key: string, input: AddItemInput, viewer: Viewer = GUEST, { normaliseQuantity = false } = {}): Promise<{ state: CartState, itemKey: string }> {
+    const { product, parent } = await this.#resolveProduct(input)
+    let itemKey = ''
+    const state = await this.#change(key, viewer, (data) => {
+      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation, normaliseQuantity }, viewer))
+      itemKey = added.key
+      return added.cart
+    })
+    return { state, itemKey }
+  }
+
+  /** Sets a line's quantity; without a quantity nothing changes and the cart is answered as it is (as WooCommerce). */
+  async updateItem (key: string, itemKey: string, quantity: number | undefined, viewer: Viewer = GUEST): Promise<CartState> {
+    if (quantity === undefined) return this.get(key, viewer)
     const current = await this.#storage.getCart(key)
     const line = current?.data.lines.find((candidate) => candidate.key === itemKey)
     const product = line ? await this.#storage.getProduct(line.variationId || line.productId) : null
@@ -179,6 +204,29 @@ export class CartService {
     }
   }
 
+  /** Empties the cart: every line and every coupon go (WooCommerce's `empty_cart`); the customer stays. */
+  async emptyCart (key: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => withLines(data, [], []))
+  }
+
+  /** Removes every applied coupon. */
+  async removeAllCoupons (key: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => withLines(data, data.lines.map((line) => ({ ...line, variation: { ...line.variation } })), []))
+  }
+
+  /** Stores the shopper's addresses with the cart (`cart/update-customer`); `update` gets the current ones. */
+  async updateCustomer (key: string, update: (current: CartCustomer | undefined) => CartCustomer, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => ({ ...withLines(data, data.lines.map((line) => ({ ...line, variation: { ...line.variation } }))), customer: update(data.customer) }))
+  }
+
+  /** Keeps the chosen shipping rate of a package (`cart/select-shipping-rate`). */
+  async selectShippingRate (key: string, packageId: string, rateId: string, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.#change(key, viewer, (data) => ({
+      ...withLines(data, data.lines.map((line) => ({ ...line, variation: { ...line.variation } }))),
+      shippingRates: { ...data.shippingRates, [packageId]: rateId }
+    }))
+  }
+
   async applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
     const normalised = normaliseCouponCode(code)
     const coupon = await this.#storage.getCoupon(normalised)
@@ -200,6 +248,10 @@ export class CartService {
   }
 
   async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
+    // WooCommerce's CartRemoveCoupon: a code no coupon has is refused before the cart is looked at.
+    if (await this.#storage.getCoupon(normaliseCouponCode(code)) === null) {
+      throw new CartActionError(domainError('coupon_not_found', 'Invalid coupon code.'))
+    }
     return this.#change(key, viewer, (data) => unwrap(removeCoupon(data, normaliseCouponCode(code))))
   }
 
@@ -253,20 +305,46 @@ export class CartService {
     return saved.key
   }
 
+  /**
+   * WooCommerce's check_cart_coupons, inside the write: every applied coupon is validated against the cart as the
+   * change leaves it (these reads join the write's transaction), and one that no longer holds (its minimum spend
+   * after a removal, an expiry, a usage limit, a deleted coupon) is removed, with the notice the cart then shows.
+   */
+  async #dropInvalidCoupons (data: CartData, viewer: Viewer): Promise<{ data: CartData, removed: Array<{ reason: DomainReason, message: string }> }> {
+    if (data.coupons.length === 0) return { data, removed: [] }
+    const [products, coupons] = await Promise.all([this.#storage.getProducts([...productIds(data)]), this.#storage.getCoupons(data.coupons)])
+    const now = this.#now()
+    const subtotal = priceCart({ ...data, coupons: [] }, products, new Map(), this.#config, now, viewer).totals.totalItems
+    const removed: Array<{ reason: DomainReason, message: string }> = []
+    const kept = data.coupons.filter((code) => {
+      const error = validateCoupon(coupons.get(code), { code, subtotal, now, appliedCodes: [], currency: this.#config.currency })
+      if (error === null) return true
+      removed.push({ reason: error.reason, message: couponRemovedMessage(code, error.message) })
+      return false
+    })
+    return removed.length === 0 ? { data, removed } : { data: { ...data, coupons: kept }, removed }
+  }
+
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>): Promise<CartState> {
-    const { cart, versions } = await this.#storage.updateCart(key, async (current) => ({ data: await change(current.data), result: null }))
+    const { cart, versions, result: removed } = await this.#storage.updateCart(key, async (current) => {
+      const changed = await change(current.data)
+      // A change that rebuilds the data keeps what it does not know of: the customer and the chosen rates.
+      const next: CartData = { ...pickSession(current.data), ...changed }
+      const checked = await this.#dropInvalidCoupons(next, viewer)
+      return { data: checked.data, result: checked.removed }
+    })
     if (viewer.userId && cart.userId !== viewer.userId) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
     }
-    const state = await this.price(key, cart, viewer)
+    const state = withNotices(await this.price(key, cart, viewer), removed)
     const drop = await this.#hooks.reconcile(state, viewer)
     if (drop.size === 0) return this.#snapshotAfterWrite(state, versions, viewer)
     const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (current) => ({
       data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
       result: null
     }))
-    return this.#snapshotAfterWrite(await this.price(key, reconciled, viewer), reconciledVersions, viewer)
+    return this.#snapshotAfterWrite(withNotices(await this.price(key, reconciled, viewer), removed), reconciledVersions, viewer)
   }
 
   /** After a write: the new state's snapshot is stored, so the next read sends it as it is. */
@@ -276,12 +354,11 @@ export class CartService {
   }
 
   async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product }> {
-    const invalid = (): never => {
-      throw new CartActionError(notPurchasable())
-    }
-    const chosen = await this.#storage.getProduct(input.id) ?? invalid()
+    const chosen = await this.#storage.getProduct(input.id)
+    if (chosen === null || chosen === undefined) throw new CartActionError(productNotFound(input.id))
     if (chosen.type === 'variation') {
-      const parent = await this.#storage.getProduct(chosen.parentId) ?? invalid()
+      const parent = await this.#storage.getProduct(chosen.parentId)
+      if (parent === null || parent === undefined) throw new CartActionError(notPurchasable(chosen))
       return { product: chosen, parent }
     }
     if (chosen.type === 'variable') {

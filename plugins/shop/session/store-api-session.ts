@@ -8,6 +8,12 @@ import { isCartKey, newCartKey } from './cart-key.ts'
 import { clearCookie, readSignedCookie, setSignedCookie } from './cookies.ts'
 
 export const CART_COOKIE = 'svc_cart'
+const resolvedKeys = new WeakMap<FastifyRequest, string>()
+
+/** The cart key `resolveCartKey` gave the request, if it was called. */
+export function requestCartKey (request: FastifyRequest): string | null {
+  return resolvedKeys.get(request) ?? null
+}
 const COOKIE_MAX_AGE_SECONDS = 48 * 3600
 
 export interface CartSessionDeps {
@@ -28,7 +34,13 @@ export function cookieCartKey (request: FastifyRequest): string | null {
  * logged-in user's own cart; with none of these a new cart starts and the cookie is set, so the page's classic
  * session and the drawer's token name one and the same cart.
  */
-export async function resolveCartKey (request: FastifyRequest, reply: FastifyReply, deps: CartSessionDeps, { useToken = true } = {}): Promise<string> {
+export async function resolveCartKey (request: FastifyRequest, reply: FastifyReply, deps: CartSessionDeps, options: { useToken?: boolean } = {}): Promise<string> {
+  const key = await findCartKey(request, reply, deps, options)
+  resolvedKeys.set(request, key)
+  return key
+}
+
+async function findCartKey (request: FastifyRequest, reply: FastifyReply, deps: CartSessionDeps, { useToken = true } = {}): Promise<string> {
   const header = request.headers['cart-token']
   if (useToken && typeof header === 'string' && header !== '') {
     const key = deps.cartTokens.verify(header)

@@ -1,5 +1,5 @@
 import type { PricedLine } from '../../../domain/types.ts'
-import type { CartState } from '../cart/cart-service.ts'
+import type { CartState, Viewer } from '../cart/cart-service.ts'
 
 /**
  * Store API extension data, as WooCommerce's ExtendSchema: a namespace registers a callback for the cart and one
@@ -11,8 +11,31 @@ export interface CartExtension {
   item?: (line: PricedLine, state: CartState) => unknown | Promise<unknown>
 }
 
+/**
+ * What `cart/extensions` runs for a namespace (WooCommerce's `woocommerce_store_api_register_update_callback`): it may
+ * change the cart through the platform; the route then answers the cart.
+ */
+export interface CartUpdateCallback {
+  namespace: string
+  callback: (input: { cartKey: string, viewer: Viewer, data: Record<string, unknown> }) => void | Promise<void>
+}
+
 export class ExtendSchema {
   readonly #extensions = new Map<string, CartExtension>()
+  readonly #updateCallbacks = new Map<string, CartUpdateCallback>()
+
+  /** Registers the `cart/extensions` callback of a namespace (one per namespace). */
+  registerUpdateCallback (update: CartUpdateCallback): void {
+    if (this.#updateCallbacks.has(update.namespace)) {
+      throw new Error(`Store API update callback namespace "${update.namespace}" is already registered`)
+    }
+    this.#updateCallbacks.set(update.namespace, update)
+  }
+
+  /** The `cart/extensions` callback of a namespace, if one is registered. */
+  updateCallback (namespace: string): CartUpdateCallback['callback'] | undefined {
+    return this.#updateCallbacks.get(namespace)?.callback
+  }
 
   register (extension: CartExtension): void {
     if (this.#extensions.has(extension.namespace)) {

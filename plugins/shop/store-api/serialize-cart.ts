@@ -1,5 +1,8 @@
+import { PAYMENT_METHODS } from '../../../domain/checkout.ts'
 import { lowStockRemaining } from '../../../domain/catalog.ts'
-import type { PricedLine } from '../../../domain/types.ts'
+import { chosenShippingRate, FLAT_RATE, offeredShippingRates } from '../../../domain/totals.ts'
+import { taxOn } from '../../../domain/rounding.ts'
+import type { Address, BillingAddress, PricedCart, PricedLine, ShopConfig } from '../../../domain/types.ts'
 import { storeApiCode } from '../../../errors/index.ts'
 import type { CartState } from '../cart/cart-service.ts'
 import type { ExtendSchema } from './extend-schema.ts'
@@ -17,6 +20,41 @@ const emptyAddress = {
   postcode: '',
   country: '',
   phone: ''
+}
+
+/** An address in the Store API's shape (snake_case keys, WooCommerce's order). */
+export function serializeAddress (address: Address | undefined) {
+  if (address === undefined) return emptyAddress
+  return {
+    first_name: address.firstName,
+    last_name: address.lastName,
+    company: address.company,
+    address_1: address.address1,
+    address_2: address.address2,
+    city: address.city,
+    state: address.state,
+    postcode: address.postcode,
+    country: address.country,
+    phone: address.phone
+  }
+}
+
+export function serializeBillingAddress (address: BillingAddress | undefined) {
+  return { ...serializeAddress(address), email: address?.email ?? '' }
+}
+
+/** A coupon of the cart as `cart/coupons` answers it (and as the cart lists it). */
+export function serializeCoupon ({ coupon, discount, discountTax }: PricedCart['coupons'][number], currencyCode: SerializeContext['currency']) {
+  return {
+    code: coupon.code,
+    discount_type: coupon.discountType,
+    totals: { total_discount: amount(discount), total_discount_tax: amount(discountTax), ...currencyBlock(currencyCode) }
+  }
+}
+
+/** A line of the cart as `cart/items` answers it (and as the cart lists it). */
+export async function serializeCartItem (line: PricedLine, state: CartState, context: SerializeContext, extend: ExtendSchema) {
+  return serializeItem(line, context, await extend.itemData(line, state))
 }
 
 function serializeItem (priced: PricedLine, context: SerializeContext, extensions: Record<string, unknown>) {
@@ -61,7 +99,7 @@ function serializeItem (priced: PricedLine, context: SerializeContext, extension
 }
 
 /** The Store API cart response body, keys in WooCommerce's order. */
-export async function serializeCart (state: CartState, context: SerializeContext, extend: ExtendSchema) {
+export async function serializeCart (state: CartState, context: SerializeContext, extend: ExtendSchema, config?: Pick<ShopConfig, 'shippingFlatRate' | 'taxRatePercent'>) {
   const { priced } = state
   const currency = currencyBlock(context.currency)
   const items = await Promise.all(priced.lines.map(async (line) =>
@@ -69,14 +107,16 @@ export async function serializeCart (state: CartState, context: SerializeContext
   const { totals } = priced
   const shippingTotal = priced.needsShipping ? amount(totals.totalShipping) : null
   const shippingTax = priced.needsShipping ? amount(totals.totalShippingTax) : null
+  const data = state.stored?.data ?? { lines: [], coupons: [] }
+  const shipping = serializeAddress(data.customer?.shipping)
+  const chosen = chosenShippingRate(data, priced.freeShipping)
+  // The flat rate's price whether or not it is the chosen one (the totals carry the chosen rate's).
+  const flatRate = chosen === FLAT_RATE ? totals.totalShipping : config?.shippingFlatRate ?? 0
+  const flatRateTax = chosen === FLAT_RATE ? totals.totalShippingTax : taxOn(flatRate, config?.taxRatePercent ?? 0)
 
   return {
     items,
-    coupons: priced.coupons.map(({ coupon, discount, discountTax }) => ({
-      code: coupon.code,
-      discount_type: coupon.discountType,
-      totals: { total_discount: amount(discount), total_discount_tax: amount(discountTax), ...currency }
-    })),
+    coupons: priced.coupons.map((coupon) => serializeCoupon(coupon, context.currency)),
     fees: priced.fees.map(({ fee, tax }) => ({
       key: fee.id,
       name: fee.name,
@@ -93,11 +133,12 @@ export async function serializeCart (state: CartState, context: SerializeContext
       total_shipping_tax: shippingTax,
       total_price: amount(totals.totalPrice),
       total_tax: amount(totals.totalTax),
+      // `rate` is WooCommerce's text of the rate, with its percent sign ("10%"), as domain/totals.ts writes it.
       tax_lines: totals.taxLines.map((line) => ({ name: line.name, price: amount(line.price), rate: line.rate })),
       ...currency
     },
-    shipping_address: emptyAddress,
-    billing_address: { ...emptyAddress, email: '' },
+    shipping_address: serializeAddress(data.customer?.shipping),
+    billing_address: serializeBillingAddress(data.customer?.billing),
     needs_payment: totals.totalPrice > 0,
     needs_shipping: priced.needsShipping,
     payment_requirements: ['products'],
@@ -106,28 +147,39 @@ export async function serializeCart (state: CartState, context: SerializeContext
       ? [{
           package_id: 0,
           name: 'Shipment 1',
-          destination: { address_1: '', address_2: '', city: '', state: '', postcode: '', country: '' },
+          destination: {
+            address_1: shipping.address_1,
+            address_2: shipping.address_2,
+            city: shipping.city,
+            state: shipping.state,
+            postcode: shipping.postcode,
+            country: shipping.country
+          },
           items: priced.lines.map(({ line, product }) => ({ key: line.key, name: product.name, quantity: line.quantity })),
-          shipping_rates: [{
-            rate_id: priced.freeShipping ? 'free_shipping:1' : 'flat_rate:1',
-            name: priced.freeShipping ? 'Free shipping' : 'Flat rate',
-            description: '',
-            delivery_time: '',
-            price: amount(totals.totalShipping),
-            taxes: amount(totals.totalShippingTax),
-            instance_id: 1,
-            method_id: priced.freeShipping ? 'free_shipping' : 'flat_rate',
-            meta_data: [],
-            selected: true,
-            ...currency
-          }]
+          shipping_rates: offeredShippingRates(priced.freeShipping).map((rateId) => {
+            const flat = rateId === FLAT_RATE
+            const price = flat ? flatRate : 0
+            return {
+              rate_id: rateId,
+              name: flat ? 'Flat rate' : 'Free shipping',
+              description: '',
+              delivery_time: '',
+              price: amount(price),
+              taxes: amount(flat ? flatRateTax : 0),
+              instance_id: 1,
+              method_id: flat ? 'flat_rate' : 'free_shipping',
+              meta_data: [],
+              selected: rateId === chosen,
+              ...currency
+            }
+          })
         }]
       : [],
     items_count: priced.itemsCount,
     items_weight: 0,
     cross_sells: (await state.crossSells()).map((product) => serializeProduct(product, context)),
     errors: priced.errors.map((error) => ({ code: storeApiCode(error.reason), message: error.message })),
-    payment_methods: [],
+    payment_methods: PAYMENT_METHODS.map((method) => method.id),
     extensions: await extend.cartData(state)
   }
 }

@@ -62,7 +62,8 @@ test('cart-drawer over the example host (build with host memory-shop): the same 
 for (const backend of ['pglite', 'memory', 'postgres'] as const) {
   test(`cart-drawer in the whole app on the ${backend} backend (build)`, { skip: backendSkip(backend) }, async (t) => {
     const app = await build(t, { backend, edition: 'pro' })
-    const added = await app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { origin: SITE_URL }, payload: { id: 101, quantity: 2 } })
+    const first = await app.inject({ url: `${STORE_API}/cart`, headers: { origin: SITE_URL } })
+    const added = await app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { origin: SITE_URL, 'cart-token': String(first.headers['cart-token']) }, payload: { id: 101, quantity: 2 } })
     t.equal(added.statusCode, 201, 'the seeded catalog sells product 101', { found: added.body })
     const headers = { origin: SITE_URL, 'cart-token': String(added.headers['cart-token']) }
     const cart = await app.inject({ url: `${SVC}/cart`, headers })

@@ -14,20 +14,30 @@ const users = {
 /** A browser: keeps cookies across requests. */
 class Browser {
   cookies = new Map<string, string>()
+  /** The Store API nonce of the last answer that carried one (a page's script sends it on its Store API writes). */
+  nonce: string | undefined
   readonly #app: FastifyInstance
   constructor (app: FastifyInstance) { this.#app = app }
 
   async request (method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+    if (method === 'POST' && url.includes('/wc/store/') && this.nonce === undefined) await this.request('GET', url.replace(/\/wc\/store\/v1\/.*$/, '/wc/store/v1/cart'))
     const response = await this.#app.inject({
       method,
       url,
-      headers: { cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '), ...headers },
+      headers: {
+        cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(method === 'POST' && url.includes('/wc/store/') && this.nonce ? { nonce: this.nonce } : {}),
+        ...headers
+      },
       ...(payload === undefined ? {} : { payload: payload as object })
     })
     for (const cookie of response.cookies) {
       if (cookie.value === '' || cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() <= Date.now())) this.cookies.delete(cookie.name)
       else this.cookies.set(cookie.name, cookie.value)
     }
+    // A login or logout changes what the nonce is bound to: the next Store API write reads a fresh one first.
+    if (url.startsWith('/account/')) this.nonce = undefined
+    else if (typeof response.headers.nonce === 'string') this.nonce = response.headers.nonce
     return response
   }
 

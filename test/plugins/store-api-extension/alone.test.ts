@@ -5,7 +5,8 @@ import { buildPluginAlone, declaredDependencies, expectDependenciesRequired, SIT
 test('store-api-extension alone: the Store API cart and its items carry extensions.svc', async (t) => {
   const { app } = await buildPluginAlone(t, 'store-api-extension')
   t.ok(app.hasDecorator('drawerCart'), 'fastify.drawerCart')
-  const added = await app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { origin: SITE_URL }, payload: { id: 101, quantity: 2 } })
+  const first = await app.inject({ url: `${STORE_API}/cart`, headers: { origin: SITE_URL } })
+  const added = await app.inject({ method: 'POST', url: `${STORE_API}/cart/add-item`, headers: { origin: SITE_URL, 'cart-token': String(first.headers['cart-token']) }, payload: { id: 101, quantity: 2 } })
   t.equal(added.statusCode, 201, 'the platform adds to the cart', { found: added.body })
   const body = added.json()
   t.type(body.extensions.svc, 'object', 'extensions.svc on the cart')

@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { CartActionError } from '../../../domain/cart-action-error.ts'
+import { answersWithCart, RestError, storeApiError } from '../../../errors/index.ts'
+import type { CartState, Viewer } from '../cart/cart-service.ts'
+import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
+import { serializeCart } from './serialize-cart.ts'
+
+export type CartAction = (key: string, viewer: Viewer) => Promise<CartState>
+
+/** How the Store API cart routes read, change and answer the visitor's cart. */
+export interface CartResponder {
+  /** The request's cart key and viewer (the key names the cart of the `Cart-Token`, the cookie, or a new one). */
+  session (request: FastifyRequest, reply: FastifyReply): Promise<{ key: string, viewer: Viewer }>
+  /** Sends the cart with its `Cart-Token` and `Cart-Hash`. */
+  send (reply: FastifyReply, state: CartState, status?: number): Promise<FastifyReply>
+  /** The Store API cart body of a state. */
+  body (state: CartState): Promise<unknown>
+  /**
+   * Runs a cart change and answers the new state (or `answer`'s result); a refusal becomes the Store API's error,
+   * and every 409 carries the cart as it stands (`data.cart`), as WooCommerce's AbstractCartRoute adds it.
+   */
+  change (request: FastifyRequest, reply: FastifyReply, action: CartAction, status?: number): Promise<FastifyReply>
+  /** Runs a cart change and returns its state, throwing the Store API's error for a refusal. */
+  run (key: string, viewer: Viewer, action: CartAction): Promise<CartState>
+  /** A 409 error with the cart as it stands. */
+  conflict (key: string, viewer: Viewer, code: string, message: string): Promise<RestError>
+}
+
+export function cartResponder (fastify: FastifyInstance): CartResponder {
+  const { shop } = fastify
+  const body = (state: CartState) => serializeCart(state, shop.serializeContext, shop.extendSchema, shop.carts.config)
+
+  async function conflict (key: string, viewer: Viewer, code: string, message: string): Promise<RestError> {
+    return new RestError(code, message, 409, { cart: await body(await shop.carts.get(key, viewer)) })
+  }
+
+  async function run (key: string, viewer: Viewer, action: CartAction): Promise<CartState> {
+    try {
+      return await action(key, viewer)
+    } catch (error) {
+      if (!(error instanceof CartActionError)) throw error
+      const refusal = storeApiError(error.domainError)
+      if (!answersWithCart(error.domainError.reason) && refusal.status !== 409) throw refusal
+      throw storeApiError(error.domainError, { cart: await body(await shop.carts.get(key, viewer)) })
+    }
+  }
+
+  async function send (reply: FastifyReply, state: CartState, status = 200) {
+    reply.header('Cart-Token', shop.cartTokens.sign(state.key))
+    reply.header('Cart-Hash', state.hash)
+    return reply.code(status).send(await body(state))
+  }
+
+  async function session (request: FastifyRequest, reply: FastifyReply) {
+    const key = await resolveCartKey(request, reply, shop)
+    return { key, viewer: await requestViewer(request, shop.auth) }
+  }
+
+  return {
+    session,
+    send,
+    body,
+    run,
+    conflict,
+    async change (request, reply, action, status = 200) {
+      const { key, viewer } = await session(request, reply)
+      return send(reply, await run(key, viewer, action), status)
+    }
+  }
+}
