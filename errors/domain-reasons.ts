@@ -83,7 +83,7 @@ export const domainReasons = {
   quantity_not_multiple: same(INVALID_QUANTITY),
   quantity_exceeds_stock: same({ code: 'woocommerce_rest_product_partially_out_of_stock', status: 400 }),
 
-  variation_attribute_missing: same(INVALID_VARIATION_DATA),
+  variation_attribute_missing: same({ code: 'woocommerce_rest_missing_variation_data', status: 400 }),
   variation_attribute_invalid: same(INVALID_VARIATION_DATA),
   variation_not_found: same({ code: 'woocommerce_rest_variation_id_from_variation_data', status: 400 }),
 

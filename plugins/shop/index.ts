@@ -8,6 +8,7 @@ import { createNonceService } from './auth/nonce.ts'
 import { countLoginAttempt, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './auth/login-limit.ts'
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
+import { CheckoutService } from './checkout/checkout-service.ts'
 import type { CommercePort } from '../cart-drawer/index.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
 import { createCommerce } from './commerce.ts'
@@ -20,6 +21,9 @@ import { installCartScope } from './store-api/cart-scope.ts'
 import { storeApiNonceFor } from './session/store-api-nonce.ts'
 import { ExtendSchema } from './store-api/extend-schema.ts'
 import { productRoutes } from './store-api/product-routes.ts'
+import { checkoutRoutes } from './store-api/checkout-routes.ts'
+import { orderRoutes } from './store-api/order-routes.ts'
+import { storeApiErrorHandler } from './store-api/error-handler.ts'
 import type { SerializeContext } from './store-api/serialize-product.ts'
 import { storefrontRoutes } from './storefront/routes.ts'
 import { installStoreApiRateLimits, type ShopRateLimits } from './store-api/rate-limits.ts'
@@ -59,6 +63,8 @@ export interface ShopPluginOptions {
 export interface Shop {
   storage: Storage
   carts: CartService
+  /** Places orders from carts (`wc/store/v1/checkout`). */
+  checkout: CheckoutService
   cartTokens: CartTokenSigner
   auth: AuthService
   filters: FilterRegistry
@@ -102,6 +108,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   const platform: Omit<Shop, 'commerce'> = {
     storage: options.storage,
     carts: new CartService(options.storage, options.config, clock),
+    checkout: new CheckoutService(options.storage, options.config, clock),
     cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
     auth: new AuthService(options.storage, nonces, clock),
     filters,
@@ -122,6 +129,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   if (options.sweep !== false) scheduleSweep(fastify, options.storage, shop.now, options.sweep)
 
   await fastify.register(async (storeApi) => {
+    storeApi.setErrorHandler(storeApiErrorHandler)
     if (options.rateCounter) {
       installStoreApiRateLimits(storeApi, {
         counter: options.rateCounter,
@@ -142,6 +150,8 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     await storeApi.register(cartRoutes)
     await storeApi.register(storeApiCartRoutes)
     await storeApi.register(productRoutes)
+    await storeApi.register(checkoutRoutes)
+    await storeApi.register(orderRoutes)
   }, { prefix: `${options.restRoot}wc/store/v1` })
   await fastify.register(accountRoutes)
   await fastify.register(wcAjaxRoutes, { allowedOrigins: options.allowedOrigins })

@@ -1,6 +1,7 @@
 import { addToCart, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
 import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
+import { variationChoice } from '../../../domain/variations.ts'
 import { applyCoupon, couponRemovedMessage, removeCoupon, validateCoupon } from '../../../domain/coupons.ts'
 import { domainError } from '../../../domain/result.ts'
 import { priceCart } from '../../../domain/totals.ts'
@@ -153,10 +154,10 @@ export class CartService {
    * (the Store API's adds) a new line's quantity is brought within the product's rules instead of refused.
    */
   async addItemWithKey (key: string, input: AddItemInput, viewer: Viewer = GUEST, { normaliseQuantity = false } = {}): Promise<{ state: CartState, itemKey: string }> {
-    const { product, parent } = await this.#resolveProduct(input)
+    const { product, parent, variation } = await this.#resolveProduct(input)
     let itemKey = ''
     const state = await this.#change(key, viewer, (data) => {
-      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation, normaliseQuantity }, viewer))
+      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity }, viewer))
       itemKey = added.key
       return added.cart
     })
@@ -353,19 +354,24 @@ export class CartService {
     return state
   }
 
-  async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product }> {
+  /**
+   * The product an add names, its parent, and the line's attributes: a variation's own values with the shopper's
+   * choice for the ones it leaves open (checked against the variation, as WooCommerce does); none for a simple product.
+   */
+  async #resolveProduct (input: AddItemInput): Promise<{ product: Product, parent: Product, variation: Record<string, string> }> {
     const chosen = await this.#storage.getProduct(input.id)
     if (chosen === null || chosen === undefined) throw new CartActionError(productNotFound(input.id))
     if (chosen.type === 'variation') {
       const parent = await this.#storage.getProduct(chosen.parentId)
       if (parent === null || parent === undefined) throw new CartActionError(notPurchasable(chosen))
-      return { product: chosen, parent }
+      return { product: chosen, parent, variation: unwrap(variationChoice(parent, chosen, input.variation)) }
     }
     if (chosen.type === 'variable') {
       const variations = [...(await this.#storage.getProducts(chosen.variationIds)).values()]
-      return { product: unwrap(findVariation(chosen, variations, input.variation)), parent: chosen }
+      const product = unwrap(findVariation(chosen, variations, input.variation))
+      return { product, parent: chosen, variation: unwrap(variationChoice(chosen, product, input.variation)) }
     }
-    return { product: chosen, parent: chosen }
+    return { product: chosen, parent: chosen, variation: {} }
   }
 
   /** Prices a cart already read (for example by the security plugin, which reads it to start the session). */
