@@ -1,4 +1,4 @@
-import type { Product } from '../domain/types.ts'
+import type { Order, Product } from '../domain/types.ts'
 import type { ProductQuery } from './types.ts'
 
 // Rules every backend applies the same way (SqlStorage in SQL, MemoryStorage in JavaScript).
@@ -27,6 +27,14 @@ export function productPaging (query: ProductQuery): { limit: number, offset: nu
 /** An order query's page, with the same rules as products' pages. */
 export function orderPaging (query: { page?: number, perPage?: number }): { limit: number, offset: number } {
   return productPaging({ page: query.page, perPage: query.perPage })
+}
+
+/** The order statuses `bestSellers` counts (WooCommerce counts `total_sales` when an order reaches one of them). */
+export const BEST_SELLER_STATUSES: ReadonlyArray<Order['status']> = ['processing', 'on-hold', 'completed']
+
+/** `bestSellers`' limit: a whole number from 1 to 100. */
+export function bestSellerLimit (limit: number): number {
+  return Math.min(MAX_PER_PAGE, Math.max(1, wholeNumber(limit, DEFAULT_PER_PAGE)))
 }
 
 /** The items with duplicates of an id removed, the last of each kept. */

@@ -318,6 +318,19 @@ export interface OrderStore {
   getOrder (id: number): Promise<Order | null>
   /** Newest first; `total` counts every match. */
   listOrders (query: OrderQuery): Promise<{ orders: Order[], total: number }>
+  /**
+   * The best-selling products of the placed orders: units sold per product (a variation's units count for its
+   * parent, `OrderLine.productId`), over the orders whose status is one of `BEST_SELLER_STATUSES` (WooCommerce's
+   * `total_sales`: processing, on-hold, completed). Most units first, then the lower id; at most `limit` (whole,
+   * 1–100; anything else is brought within).
+   */
+  bestSellers (limit: number): Promise<BestSeller[]>
+}
+
+/** A product and the units of it the counted orders hold. */
+export interface BestSeller {
+  productId: number
+  quantity: number
 }
 
 /** Values kept across restarts (for example the generated signing secret). */

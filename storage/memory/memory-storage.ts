@@ -4,9 +4,9 @@ import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError, StorageUnavailableError } from '../errors.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
-import { lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
+import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, ProductPage,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, ProductPage,
   ProductQuery, Session, Storage, StoredCart, StoredSettings, User, WriteVersions
 } from '../types.ts'
 
@@ -405,6 +405,19 @@ export class MemoryStorage implements Storage {
       .sort((a, b) => b.id - a.id)
     const { offset, limit } = orderPaging(query)
     return { orders: matches.slice(offset, offset + limit).map(copy), total: matches.length }
+  }
+
+  async bestSellers (limit: number): Promise<BestSeller[]> {
+    this.#assertOpen()
+    const units = new Map<number, number>()
+    for (const order of this.#orders.values()) {
+      if (!BEST_SELLER_STATUSES.includes(order.status)) continue
+      for (const line of order.lines) units.set(line.productId, (units.get(line.productId) ?? 0) + line.quantity)
+    }
+    return [...units].map(([productId, quantity]) => ({ productId, quantity }))
+      .filter((seller) => seller.quantity > 0)
+      .sort((a, b) => b.quantity - a.quantity || a.productId - b.productId)
+      .slice(0, bestSellerLimit(limit))
   }
 
   // AccountStore

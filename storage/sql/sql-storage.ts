@@ -3,14 +3,14 @@ import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/ty
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError } from '../errors.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, WriteVersions,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, WriteVersions,
   ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
-import { lastById, orderPaging } from '../rules.ts'
+import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'
 import {
   CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow
@@ -308,6 +308,16 @@ export class SqlStorage implements Storage {
       `SELECT id, data FROM svc_orders WHERE ${filter} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`, params)
     const count = await this.#db.query<{ total: number }>(`SELECT count(*)::int AS total FROM svc_orders WHERE ${filter}`, params)
     return { orders: rows.map((row) => ({ ...row.data, id: row.id })), total: count.rows[0]?.total ?? 0 }
+  }
+
+  async bestSellers (limit: number): Promise<BestSeller[]> {
+    const { rows } = await this.#db.query<{ product_id: number, quantity: number }>(
+      `SELECT (line->>'productId')::int AS product_id, sum((line->>'quantity')::int)::int AS quantity
+       FROM svc_orders, jsonb_array_elements(data->'lines') AS line
+       WHERE status = ANY($1::text[])
+       GROUP BY 1 HAVING sum((line->>'quantity')::int) > 0
+       ORDER BY 2 DESC, 1 LIMIT $2`, [[...BEST_SELLER_STATUSES], bestSellerLimit(limit)])
+    return rows.map((row) => ({ productId: row.product_id, quantity: row.quantity }))
   }
 
   async getCoupon (code: string): Promise<Coupon | null> {

@@ -144,3 +144,41 @@ contract('OrderStore', async (t, storage) => {
     t.not(await storage.getSession('live-session'), null)
   })
 })
+
+contract('OrderStore.bestSellers', async (t, storage) => {
+  const orderLine = (productId: number, quantity: number, variationId = 0) => ({
+    key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, name: `Product ${productId}`, sku: '', variation: {}, quantity, unitPrice: 100, subtotal: 100 * quantity, subtotalTax: 0, total: 100 * quantity, totalTax: 0
+  })
+  const place = (lines: Array<ReturnType<typeof orderLine>>, status: NewOrder['status'] = 'processing') =>
+    storage.createOrder(newOrder({ lines, status }), { stock: [], coupons: [] })
+
+  t.test('no orders: no best sellers', async (t) => {
+    t.same(await storage.bestSellers(5), [])
+  })
+
+  t.test('units summed per product over processing, on-hold and completed orders; most first, ties by id', async (t) => {
+    await place([orderLine(10, 1), orderLine(11, 2)])
+    await place([orderLine(10, 3)], 'completed')
+    await place([orderLine(12, 2)], 'on-hold')
+    // A variation's units count for its parent.
+    await place([orderLine(13, 1, 131), orderLine(13, 1, 132)])
+    t.same(await storage.bestSellers(10), [
+      { productId: 10, quantity: 4 },
+      { productId: 11, quantity: 2 },
+      { productId: 12, quantity: 2 },
+      { productId: 13, quantity: 2 }
+    ])
+  })
+
+  t.test('cancelled, refunded, failed and pending orders do not count', async (t) => {
+    for (const status of ['cancelled', 'refunded', 'failed', 'pending'] as const) await place([orderLine(20, 50)], status)
+    t.notOk((await storage.bestSellers(100)).some((seller) => seller.productId === 20))
+  })
+
+  t.test('the limit caps the answer and is brought within 1–100', async (t) => {
+    t.same((await storage.bestSellers(2)).map((seller) => seller.productId), [10, 11])
+    t.equal((await storage.bestSellers(0)).length, 1, 'below 1: one')
+    t.equal((await storage.bestSellers(2.7)).length, 2, 'a fraction is floored')
+    t.equal((await storage.bestSellers(Number.NaN)).length, 4, 'not a number: the default (10)')
+  })
+})
