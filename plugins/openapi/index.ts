@@ -43,7 +43,7 @@ export const OPENAPI_TAGS = [
   { name: 'admin', description: "The admin screens' pages, script and stylesheet." }
 ]
 
-const DEFAULT_CART_TOKEN_ROUTES = /\/wc\/store\/v1\/cart(\/|$)/
+const DEFAULT_CART_TOKEN_ROUTES = /\/wc\/store\/v1\/(cart|checkout)(\/|$)/
 
 const cartResponseHeaders = {
   'Cart-Token': {

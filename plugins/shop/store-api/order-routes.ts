@@ -4,6 +4,7 @@ import { RestError } from '../../../errors/index.ts'
 import { OrderParams, OrderQuery, OrderResponses } from '../../../schemas/store-api-checkout.ts'
 import { requestUser } from '../auth/session-cookie.ts'
 import { serializeOrder } from '../checkout/serialize-order.ts'
+import { OPTIONAL_SESSION_SECURITY } from '../../openapi/index.ts'
 import { timingSafeEqual } from 'node:crypto'
 
 function sameSecret (given: string, expected: string): boolean {
@@ -28,6 +29,7 @@ export const orderRoutes: FastifyPluginAsync = async (fastify) => {
       description: 'A guest\'s order needs `key` and `billing_email` (401 otherwise); a customer\'s order is answered to that customer only (403).',
       params: OrderParams,
       querystring: OrderQuery,
+      security: OPTIONAL_SESSION_SECURITY,
       response: OrderResponses
     }
   }, async (request) => {

@@ -217,8 +217,8 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
 
   t.test('each Store API route has its request and response schemas', async (t) => {
     const storeApi = Object.entries(document.paths as Json).filter(([path]) => path.startsWith(STORE_API))
-    t.equal(storeApi.length, 18, 'cart, five cart changes, items, one item, coupons, one coupon, update-customer, ' +
-      'select-shipping-rate, extensions, batch, products, one product, categories, one category')
+    t.equal(storeApi.length, 20, 'cart, five cart changes, items, one item, coupons, one coupon, update-customer, ' +
+      'select-shipping-rate, extensions, batch, checkout, order, products, one product, categories, one category')
     // WooCommerce's statuses: a creation answers 201, a deletion of one 204, a batch 207.
     const successOf = (method: string, path: string) =>
       method === 'post' && /\/(add-item|cart\/items|cart\/coupons)$/.test(path)
@@ -240,6 +240,15 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
         }
         if (method === 'post') {
           t.ok(operation.requestBody?.content?.['application/json']?.schema?.properties, `${name}: request body schema`)
+        }
+        if (path.endsWith('/checkout')) {
+          t.same(operation.security, [{ cartToken: [] }, { cartCookie: [] }, { sessionCookie: [] }, {}], `${name}: the checkout is the cart's`)
+          t.ok(operation.responses['200'].headers?.['Cart-Token'], `${name}: answers with a Cart-Token`)
+          t.same(operation.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/StoreApiCheckout' })
+        }
+        if (/\/order\/\{id\}$/.test(path)) {
+          t.same(operation.responses['200'].content['application/json'].schema, { $ref: '#/components/schemas/StoreApiOrder' })
+          for (const status of ['401', '403', '404']) t.ok(operation.responses[status], `${name}: answers ${status}`)
         }
         if (path.includes('/cart')) {
           t.same(operation.security, [{ cartToken: [] }, { cartCookie: [] }, { sessionCookie: [] }, {}], `${name}: takes a Cart-Token, the cookies, or nothing`)
