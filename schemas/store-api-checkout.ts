@@ -48,6 +48,7 @@ export const CheckoutUpdateBody = Type.Object({
   billing_address: Type.Optional(PartialBilling),
   shipping_address: Type.Optional(PartialAddress),
   customer_note: Type.Optional(Type.String({ maxLength: 2000 })),
+  order_notes: Type.Optional(Type.String({ maxLength: 2000, description: 'The note for the shop, as WooCommerce\'s checkout block sends it on PUT (`customer_note` wins).' })),
   payment_method: Type.Optional(Type.String({ maxLength: 100 })),
   additional_fields: Type.Optional(Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), { maxProperties: 0 }))
 }, { additionalProperties: false })

@@ -18,6 +18,9 @@ export interface CheckoutRequest {
   paymentMethod: string | undefined
 }
 
+/** What a free order placed without a payment method records. */
+const FREE_ORDER: PaymentMethod = { id: '', title: '', description: '', orderStatus: 'processing', instructions: '' }
+
 const ORDER_KEY_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 
 /** `wc_order_` and 13 random letters and digits, as WooCommerce's order keys look. */
@@ -148,8 +151,8 @@ export class CheckoutService {
       if (id === undefined || id === '') throw new RestError('woocommerce_rest_checkout_missing_payment_method', 'Please select a payment method to place the order.', 400)
       throw new RestError('woocommerce_rest_checkout_payment_method_disabled', `The payment method "${id}" is not available.`, 400)
     }
-    // A free order needs no payment: it is recorded as cash on delivery of nothing.
-    return findPaymentMethod('cod')!
+    // A free order needs no payment and records none (as WooCommerce clears it); it is being processed at once.
+    return FREE_ORDER
   }
 }
 

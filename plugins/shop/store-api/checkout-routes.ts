@@ -65,7 +65,8 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }, async (request, reply) => {
     const { key, viewer } = await session(request, reply)
-    const { billing_address: billing, shipping_address: shipping, customer_note: note = '', payment_method: method = '' } = request.body
+    const { billing_address: billing, shipping_address: shipping, order_notes: notes = '', payment_method: method = '' } = request.body
+    const note = request.body.customer_note ?? notes
     if (method !== '' && findPaymentMethod(method) === undefined) {
       throw new RestError('woocommerce_rest_checkout_payment_method_disabled', `The payment method "${method}" is not available.`, 400)
     }

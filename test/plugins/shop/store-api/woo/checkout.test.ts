@@ -2,15 +2,24 @@
  * WooCommerce's Store API checkout, as its route tests pin it down (plugins/woocommerce/tests/php/src/Blocks/StoreApi/
  * Routes/Checkout.php), written again for this platform over HTTP.
  *
- * Covered: test_post_data, test_invalid_payment_method_post_data, test_out_of_stock_post_data,
- * test_usage_limit_coupon_post_data, test_coupon_post_data, test_invalid_post_data (empty address line, invalid
- * state, no state), test_post_invalid_extension_data, test_passing_partial_extension_data,
- * test_not_passing_extensions_data, test_checkout_do_not_create_account.
- * Deliberately different (docs/decisions.md, "Checkout"): test_virtual_product_post_data (the platform has no virtual
- * products: every cart ships), test_unowned_coupon_post_data (coupons have no e-mail restrictions),
- * test_locale_required_filtering_post_data and test_locale_label_filtering_post_data (no locale filters: the required
- * fields are fixed), test_options_extension_data and test_post_extension_data (no checkout extension schemas),
- * test_checkout_create_account (no account is created at checkout: `create_account` is accepted and ignored).
+ * 42 test methods there. Covered (18): test_post_data, test_invalid_payment_method_post_data,
+ * test_out_of_stock_post_data, test_usage_limit_coupon_post_data, test_coupon_post_data, test_invalid_post_data (empty
+ * address line, invalid state, no state), test_post_invalid_extension_data, test_passing_partial_extension_data,
+ * test_not_passing_extensions_data, test_checkout_do_not_create_account, test_checkout_invalid_address_data,
+ * test_put_order_invalid_payment_method, test_put_order_invalid_order_notes, test_payment_method_is_cleared_for_free_order,
+ * test_custom_status_with_payment_when_added_to_valid_statuses (the gateway sets the status: bank transfer on-hold),
+ * test_get_does_not_create_draft_order, test_put_does_not_create_draft_order, test_post_creates_order_… (the order, not
+ * the action).
+ * Deliberately different (24; docs/decisions.md, "Checkout and orders"): test_virtual_product_post_data (no virtual
+ * products: every cart ships), test_unowned_coupon_post_data (no coupon e-mail restrictions),
+ * test_locale_required_filtering_post_data and test_locale_label_filtering_post_data (no locale filters),
+ * test_options_extension_data and test_post_extension_data (no checkout extension schemas), test_checkout_create_account
+ * and test_checkout_force_create_account (no accounts made at checkout), test_checkout_invalid_shipping_method (the flat
+ * rate is always offered), test_checkout_deny_guest_checkout (guest checkout is always on), test_put_order_update
+ * (no additional checkout fields), test_perform_custom_order_validation (PHP-internal), the three local pickup and
+ * allowed-country tests (no pickup, every country sold to), the three custom-status tests but the one above and the
+ * seven action/hook tests (no WordPress actions), test_post_reuses_pending_order_from_session_on_retry (a failed
+ * checkout leaves no pending order to reuse).
  */
 import { test, type Test } from 'tap'
 import type { LightMyRequestResponse } from 'fastify'
@@ -241,6 +250,42 @@ test('Store API checkout (WooCommerce Checkout.php)', async (t) => {
     t.equal(placed.statusCode, 200, placed.body)
     t.equal(placed.json().billing_address.email, 'later@test.com')
     t.equal(placed.json().billing_address.city, 'Leeds')
+  })
+
+  t.test('test_checkout_invalid_address_data and test_put_order_invalid_order_notes: 400', async (t) => {
+    const shopper = await shopperWithCart(t)
+    const response = await checkout(shopper, { billing_address: { ...BILLING, last_name: { invalid: 'invalid_data' } } })
+    t.equal(response.statusCode, 400)
+    t.equal(response.json().code, 'rest_invalid_param')
+    const notes = await shopper.request('PUT', 'checkout', { order_notes: { invalid: 'notes format' } })
+    t.equal(notes.statusCode, 400)
+    const note = await shopper.request('PUT', 'checkout', { customer_note: { invalid: 'notes format' } })
+    t.equal(note.statusCode, 400)
+  })
+
+  t.test('test_payment_method_is_cleared_for_free_order: a free order needs and records no payment method', async (t) => {
+    await storage.upsertProducts([makeProduct({ id: 9004, name: 'Free Sample', slug: 'free-sample', regularPrice: 0 })])
+    await storage.upsertCoupons([{ code: 'allfree', discountType: 'percent', amount: 100, freeShipping: true, expiresAt: null, usageLimit: null, usageCount: 0, minimumAmount: null, description: '' }])
+    const shopper = await Shopper.start(app)
+    t.equal((await shopper.add(9004, 1)).statusCode, 201)
+    t.equal((await shopper.request('POST', 'cart/apply-coupon', { code: 'allfree' })).statusCode, 200)
+    t.equal((await shopper.cart()).json().totals.total_price, '0', 'the cart is free')
+    const response = await checkout(shopper, { payment_method: '' })
+    t.equal(response.statusCode, 200, response.body)
+    t.equal(response.json().payment_method, '')
+    t.equal((await storage.getOrder(response.json().order_id))!.paymentMethod, '')
+  })
+
+  t.test('test_get_does_not_create_draft_order and test_put_does_not_create_draft_order', async (t) => {
+    const shopper = await shopperWithCart(t)
+    const before = (await storage.listOrders({})).total
+    const get = await shopper.request('GET', 'checkout')
+    t.equal(get.json().order_id, 0)
+    const put = await shopper.request('PUT', 'checkout', { payment_method: 'bacs' })
+    t.equal(put.statusCode, 200)
+    t.equal(put.json().order_id, 0)
+    t.equal(put.json().payment_method, 'bacs', 'the chosen method is answered')
+    t.equal((await storage.listOrders({})).total, before, 'no order row for a draft')
   })
 
   t.test('bad input is a 400 in the WordPress shape', async (t) => {
