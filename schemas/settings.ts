@@ -1,5 +1,5 @@
 import { Type, type Static, type TProperties } from 'typebox'
-import { PRO_SETTINGS_SECTIONS } from './settings-pro.ts'
+import { ConditionGroupSchema, PRO_SETTINGS_SECTIONS } from './settings-pro.ts'
 
 /**
  * The service's settings document: one TypeBox schema with a default for every value. Each section is its own
@@ -47,17 +47,41 @@ export const LauncherSchema = Type.Object({
 }, { additionalProperties: false, title: 'SvcLauncher', description: 'The floating button that opens the drawer.' })
 export type LauncherSettings = Static<typeof LauncherSchema>
 
+export const RECOMMENDATION_SOURCES = ['cross_sells', 'upsells', 'manual', 'same_category', 'best_sellers'] as const
+
+const RecommendationSourceSchema = (description: string, fallback?: string) => Type.Enum(RECOMMENDATION_SOURCES, {
+  ...(fallback === undefined ? {} : { default: fallback }),
+  description: `${description} \`cross_sells\`/\`upsells\`: of the cart's products; \`manual\`: listed ids; \`same_category\`: other products of the cart's products' categories; \`best_sellers\`: most units in placed orders.`
+})
+
+export const RecommendationRuleSchema = Type.Object({
+  conditions: ConditionGroupSchema,
+  source: RecommendationSourceSchema('The first source while the conditions hold.'),
+  product_ids: Type.Array(Type.Integer({ minimum: 1 }), { default: [], maxItems: 100, uniqueItems: true, description: 'The products of a `manual` source, in display order.' })
+}, { additionalProperties: false, title: 'SvcRecommendationRule' })
+
 export const RecommendationsSchema = Type.Object({
   enabled: Type.Boolean({ default: true, description: 'Whether the drawer shows recommendations.' }),
-  source: Type.Enum(['cross_sells', 'upsells', 'manual'], { default: 'cross_sells', description: 'Where recommended products come from.' }),
+  source: RecommendationSourceSchema('Where recommended products come from first, when no rule holds.', 'cross_sells'),
   manual_ids: Type.Array(Type.Integer({ minimum: 1 }), {
     default: [],
     maxItems: 100,
     uniqueItems: true,
     description: 'Product ids for the `manual` source, in display order.'
   }),
-  limit: Type.Integer({ minimum: 1, maximum: 12, default: 4, description: 'How many recommendations at most.' })
-}, { additionalProperties: false, description: 'Product recommendations in the drawer.' })
+  limit: Type.Integer({ minimum: 1, maximum: 12, default: 4, description: 'How many recommendations at most (the maximum count).' }),
+  fallbacks: Type.Array(RecommendationSourceSchema('A further source.'), {
+    default: [],
+    maxItems: 5,
+    uniqueItems: true,
+    description: 'Sources asked in order after the first one while fewer than `limit` products were found (for example `same_category`, then `best_sellers`).'
+  }),
+  rules: Type.Array(RecommendationRuleSchema, {
+    default: [],
+    maxItems: 20,
+    description: 'The first rule whose conditions hold for the cart and the visitor chooses the first source instead of `source`.'
+  })
+}, { additionalProperties: false, description: 'Product recommendations in the drawer. Only products the drawer can add are listed.' })
 export type RecommendationsSettings = Static<typeof RecommendationsSchema>
 
 /**

@@ -1,7 +1,7 @@
 import { Type } from 'typebox'
 import { DrawerCartStateSchema } from './drawer-cart.ts'
 import { ErrorBody, ErrorBodyWith } from './error.ts'
-import { SettingsSchema } from './settings.ts'
+import { RECOMMENDATION_SOURCES, SettingsSchema } from './settings.ts'
 import { Amount, CurrencyBlockSchema } from './store-api-common.ts'
 
 /** Request and response schemas of the Free edition's `svc/v1` routes (specification §4.3, design §3.7). */
@@ -42,8 +42,8 @@ export const RecommendedProductSchema = Type.Object({
 }, { title: 'SvcRecommendedProduct' })
 
 export const RecommendationsSchema = Type.Object({
-  source: Type.Union([Type.Literal('cross_sells'), Type.Literal('upsells'), Type.Literal('manual')]),
-  products: Type.Array(RecommendedProductSchema, { description: 'Addable products not already in the cart, at most the configured limit.' })
+  source: Type.Enum(RECOMMENDATION_SOURCES, { description: 'The first source asked (a rule\'s or the settings\'); fallbacks may add products of other sources.' }),
+  products: Type.Array(RecommendedProductSchema, { description: 'Products `recommendations/add` accepts for this cart, not already in it, at most the configured limit.' })
 }, { title: 'SvcRecommendations' })
 
 export const AddRecommendationBody = Type.Object({

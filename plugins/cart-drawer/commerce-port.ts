@@ -5,8 +5,8 @@ import type { ProductPage, ProductQuery } from '../../storage/types.ts'
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-two
- * operations (two of them optional) and a filter interface:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-three
+ * operations (three of them optional) and a filter interface:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
@@ -58,6 +58,11 @@ export interface CommercePort {
   getProduct (id: number): Promise<Product | null>
   getProducts (ids: readonly number[]): Promise<Map<number, Product>>
   listProducts (query: ProductQuery): Promise<ProductPage>
+  /**
+   * Optional: the ids of the shop's best-selling products (units in placed orders), most first, at most `limit`.
+   * Without it the recommendations' `best_sellers` source finds nothing.
+   */
+  bestSellers? (limit: number): Promise<number[]>
   /** The storefront URL of a product (a variation's: its parent's page with the chosen attributes). */
   productUrl (product: Product, parent: Product, variation?: Record<string, string>): string
 

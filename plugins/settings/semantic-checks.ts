@@ -26,6 +26,9 @@ export function semanticProblems (document: unknown): SettingsProblems {
     })
   }
 
+  const rules = listOf(isObject(document.recommendations) ? document.recommendations.rules : undefined)
+  rules.forEach((rule, index) => { if (isObject(rule)) conditionsAt(rule.conditions, `recommendations.rules.${index}.conditions`) })
+
   const addons = listOf(isObject(document.smart_addons) ? document.smart_addons.addons : undefined)
   uniqueIds(addons, 'smart_addons.addons')
   addons.forEach((addon, index) => { if (isObject(addon)) conditionsAt(addon.conditions, `smart_addons.addons.${index}.conditions`) })

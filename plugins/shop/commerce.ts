@@ -34,6 +34,7 @@ export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
     getProduct: (id) => storage.getProduct(id),
     getProducts: (ids) => storage.getProducts(ids),
     listProducts: (query) => storage.listProducts(query),
+    bestSellers: async (limit) => (await storage.bestSellers(limit)).map((seller) => seller.productId),
     productUrl: (product, parent, variation) => permalink(product, parent, shop.homeUrl, variation),
     extendCart: (extension) => shop.extendSchema.register(extension),
     // The platform's filter names include the drawer's (`FilterHooks extends DrawerFilterHooks`), with the same

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { restError } from '../../errors/index.ts'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
-import { isRecommendationAddable } from '../../domain/recommendations.ts'
+import { recommendationQuantity } from '../../domain/recommendations.ts'
 import {
   AddRecommendationBody, cartErrors, DRAWER_DATA_SECTIONS, DrawerDataQuery, DrawerDataSchema, RecommendationsSchema
 } from '../../schemas/svc-free.ts'
@@ -19,7 +19,7 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const sections = fastify.drawerDataSections
   sections.register('cart', async (request) => fastify.drawerCart.state(await cartStateOf(fastify, request)))
-  sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
+  sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
   app.get('/drawer-data', {
     config: { svc: { edition: 'free', access: 'cart' } },
@@ -47,23 +47,27 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   app.get('/recommendations', {
     config: { svc: { edition: 'free', access: 'cart' } },
     schema: { tags, operationId: 'svcGetRecommendations', summary: 'Products recommended for the cart', response: { 200: RecommendationsSchema, ...cartErrors } }
-  }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request)))
+  }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
   app.post('/recommendations/add', {
     config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
     schema: {
       tags,
       operationId: 'svcAddRecommendation',
-      summary: 'Add a recommended product (quantity 1)',
-      description: 'Only a simple product that is published, visible, purchasable and in stock: else 400 `svc_product_not_addable`; an unknown product is a 404.',
+      summary: 'Add a recommended product (the least quantity its rules allow)',
+      description: 'Only a simple product that is published, visible, purchasable and in stock, not sold individually while already in the cart, ' +
+        'whose least allowed quantity fits its quantity rules and stock: else 400 `svc_product_not_addable`; an unknown product is a 404. ' +
+        'It is added in the least quantity its rules allow (a product sold in steps of 2 from 2: 2); every product `GET recommendations` lists is accepted.',
       body: AddRecommendationBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
   }, async (request) => {
     const product = await fastify.commerce.getProduct(request.body.product_id)
     if (product === null) throw restError('svc_product_not_found')
-    if (!isRecommendationAddable(product)) throw restError('svc_product_not_addable')
+    const state = await cartStateOf(fastify, request)
+    const quantity = recommendationQuantity(product, state.stored?.data ?? { lines: [], coupons: [] })
+    if (quantity === null) throw restError('svc_product_not_addable')
     return changeCart(fastify, request, () =>
-      fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity: 1, variation: {} }, viewerOf(request)))
+      fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity, variation: {} }, viewerOf(request)))
   })
 }

@@ -1,9 +1,12 @@
 import type { FastifyInstance } from 'fastify'
 import { effectivePrice, isOnSale } from '../../domain/catalog.ts'
-import { pickRecommendations, recommendationCandidates } from '../../domain/recommendations.ts'
+import { conditionContext } from '../../domain/conditions/index.ts'
+import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates } from '../../domain/recommendations.ts'
 import type { Product } from '../../domain/types.ts'
-import type { CartState } from '../cart-drawer/index.ts'
+import type { CartState, Viewer } from '../cart-drawer/index.ts'
 import { currencyBlock } from '../../domain/money.ts'
+
+const GUEST: Viewer = { canReadPrivate: false, userId: null }
 
 /** A product as the drawer shows it in a list (recommendations, add-ons, spotlight). */
 export function productCard (product: Product, fastify: FastifyInstance) {
@@ -26,15 +29,50 @@ export function productCard (product: Product, fastify: FastifyInstance) {
   }
 }
 
-/** The cart's recommendations as the settings choose them: one settings read and one product read at most. */
-export async function recommendationsFor (fastify: FastifyInstance, state: CartState) {
-  const { settings } = await fastify.settings.at(state.settingsVersion)
+/** How many candidates a `same_category` or `best_sellers` step reads: enough that some survive the filters. */
+const lookupSize = (limit: number) => Math.min(100, limit * 3 + 5)
+
+/**
+ * The cart's recommendations as the settings choose them: the first rule whose conditions hold for the cart and the
+ * visitor (else the settings' source), then the fallbacks while fewer than the limit were found. Only products that
+ * `recommendations/add` accepts for this cart are listed (`recommendationQuantity`). One settings read, and per step
+ * at most one product listing (same category, best sellers) and one product read.
+ */
+export async function recommendationsFor (fastify: FastifyInstance, state: CartState, viewer: Viewer = GUEST) {
+  const { settings: all } = await fastify.settings.at(state.settingsVersion)
+  const settings = all.recommendations
+  const shop = fastify.commerce
   const data = state.stored?.data ?? { lines: [], coupons: [] }
   const parents = new Map(state.priced.lines.map(({ parent }) => [parent.id, parent]))
-  const candidates = recommendationCandidates(data, parents, settings.recommendations)
-  const products = candidates.length === 0 ? new Map<number, Product>() : await fastify.commerce.getProducts(candidates)
+  const context = conditionContext(state.priced, { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, shop.now())
+  const steps = recommendationPlan(settings, context)
+  const inCart = [...new Set(data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId]))]
+  let picked: Product[] = []
+  for (const step of steps) {
+    if (picked.length >= settings.limit) break
+    let candidates = stepCandidates(step, data, parents)
+    if (step.source === 'same_category') {
+      const categories = cartCategoryIds(data, parents)
+      candidates = categories.length === 0
+        ? []
+        : (await shop.listProducts({
+            categories: categories.map((id) => ({ id })),
+            statuses: ['publish'],
+            visibilities: ['visible', 'catalog'],
+            types: ['simple'],
+            excludeIds: [...inCart, ...picked.map((product) => product.id)],
+            perPage: lookupSize(settings.limit)
+          })).products.map((product) => product.id)
+    } else if (step.source === 'best_sellers') {
+      candidates = shop.bestSellers === undefined ? [] : await shop.bestSellers(lookupSize(settings.limit) + inCart.length)
+    }
+    candidates = candidates.filter((id) => !picked.some((product) => product.id === id))
+    if (candidates.length === 0) continue
+    const products = await shop.getProducts(candidates)
+    picked = [...picked, ...pickRecommendations(data, candidates, products, { ...settings, limit: settings.limit - picked.length })]
+  }
   return {
-    source: settings.recommendations.source,
-    products: pickRecommendations(data, candidates, products, settings.recommendations).map((product) => productCard(product, fastify))
+    source: steps[0]?.source ?? settings.source,
+    products: picked.map((product) => productCard(product, fastify))
   }
 }

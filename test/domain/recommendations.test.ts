@@ -55,3 +55,32 @@ test('an add-on product may be hidden from the catalog, but must be a published,
   t.equal(isAddonAddable(makeProduct({ regularPrice: null })), false)
   t.equal(isAddonAddable(makeProduct({ type: 'variable', regularPrice: null })), false)
 })
+
+test('recommendationQuantity: what recommendations/add adds, or null when it refuses', async (t) => {
+  const { recommendationQuantity } = await import('../../domain/recommendations.ts')
+  const packs = makeProduct({ id: 5, quantityRules: { minimum: 2, maximum: 10, multipleOf: 2 } })
+  t.equal(recommendationQuantity(makeProduct({ id: 5 }), cart()), 1, 'no rule: 1')
+  t.equal(recommendationQuantity(packs, cart()), 2, 'sold in 2–10 in steps of 2: 2')
+  t.equal(recommendationQuantity(makeProduct({ id: 5, quantityRules: { minimum: 3, multipleOf: 2 } }), cart()), 4, 'minimum 3 in steps of 2: 4')
+  t.equal(recommendationQuantity(packs, { lines: [{ key: 'k'.repeat(32), productId: 5, variationId: 0, variation: {}, quantity: 8 }], coupons: [] }), 2, 'in the cart: one step more')
+  t.equal(recommendationQuantity(packs, { lines: [{ key: 'k'.repeat(32), productId: 5, variationId: 0, variation: {}, quantity: 10 }], coupons: [] }), null, 'at its maximum')
+  t.equal(recommendationQuantity(makeProduct({ id: 5, soldIndividually: true }), cart()), 1)
+  t.equal(recommendationQuantity(makeProduct({ id: 5, soldIndividually: true }), cart(5)), null, 'sold individually, in the cart')
+  t.equal(recommendationQuantity(makeProduct({ id: 5, manageStock: true, stockQuantity: 1, quantityRules: { minimum: 2 } }), cart()), null, 'its least quantity is more than its stock')
+  t.equal(recommendationQuantity(makeProduct({ id: 5, quantityRules: { minimum: 4, maximum: 3 } }), cart()), null, 'rules that allow no quantity')
+  t.equal(recommendationQuantity(makeProduct({ id: 5, catalogVisibility: 'hidden' }), cart()), null, 'not visible to the shopper')
+})
+
+test('recommendationPlan: the first rule that holds, else the source, then each fallback once', async (t) => {
+  const { recommendationPlan } = await import('../../domain/recommendations.ts')
+  const context = { subtotal: 5000, itemCount: 3, productIds: new Set([1]), categoryIds: new Set([9]), loggedIn: false, capabilities: [], now: new Date() }
+  const threeItems = { match: 'all' as const, conditions: [{ type: 'cart_item_count', operator: 'gte', value: 3 }] }
+  const loggedIn = { match: 'all' as const, conditions: [{ type: 'logged_in', operator: 'is', value: true }] }
+  const base = settings({ fallbacks: ['same_category', 'cross_sells', 'best_sellers', 'same_category'], manual_ids: [7] })
+  t.same(recommendationPlan(base, context).map((step) => step.source), ['cross_sells', 'same_category', 'best_sellers'], 'no rules; each source once')
+  const ruled = { ...base, rules: [{ conditions: loggedIn, source: 'upsells' as const, product_ids: [] }, { conditions: threeItems, source: 'manual' as const, product_ids: [4, 5] }] }
+  t.same(recommendationPlan(ruled, context)[0], { source: 'manual', productIds: [4, 5] }, 'the second rule holds: its own products')
+  t.same(recommendationPlan(ruled, { ...context, itemCount: 1 })[0], { source: 'cross_sells', productIds: [7] }, 'none holds: the source')
+  t.same(recommendationPlan(ruled, null)[0]?.source, 'cross_sells', 'no context: no rule')
+  t.same(recommendationPlan({ ...ruled, enabled: false }, context), [], 'disabled')
+})

@@ -21,7 +21,7 @@ test('the defaults are a valid document with every section', async (t) => {
       colors: { primary: '#1f2937', background: '#ffffff', text: '#111827', accent: '#2563eb' }
     },
     launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false },
-    recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4 },
+    recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4, fallbacks: [], rules: [] },
     shipping_meter: { enabled: true, threshold: 5000 },
     smart_addons: { enabled: true, addons: [] },
     bundles: { enabled: true, bundles: [] },
@@ -73,7 +73,7 @@ test('settingsProblems lists every problem at once, by path', async (t) => {
     'recommendations.manual_ids': 'must not list a value twice',
     'recommendations.manual_ids.2': 'must be at least 1',
     'recommendations.limit': 'must be at most 12',
-    'recommendations.source': 'must be one of: cross_sells, upsells, manual',
+    'recommendations.source': 'must be one of: cross_sells, upsells, manual, same_category, best_sellers',
     pro_section: 'is not a known setting'
   })
   t.same(settingsProblems('nope'), { settings: 'must be an object' })

@@ -25,7 +25,7 @@ const FREE_DEFAULTS = {
     colors: { primary: '#1f2937', background: '#ffffff', text: '#111827', accent: '#2563eb' }
   },
   launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false },
-  recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4 }
+  recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4, fallbacks: [], rules: [] }
 }
 
 const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'recommendations']
