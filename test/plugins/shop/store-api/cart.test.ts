@@ -80,7 +80,7 @@ for (const backend of storageBackends()) {
         ['out of stock', 109, 1, 400, 'woocommerce_rest_product_out_of_stock'],
         ['out-of-stock variation', 1064, 1, 400, 'woocommerce_rest_product_out_of_stock'],
         ['more than the stock', 108, 4, 400, 'woocommerce_rest_product_partially_out_of_stock'],
-        ['variable product without a choice', 106, 1, 400, 'woocommerce_rest_invalid_variation_data'],
+        ['variable product without a choice', 106, 1, 400, 'woocommerce_rest_missing_variation_data'],
         ['variable product with an unknown value', 106, 1, 400, 'woocommerce_rest_invalid_variation_data', [{ attribute: 'pa_color', value: 'purple' }, { attribute: 'pa_size', value: 'small' }]],
         ['negative quantity', 101, -1, 400, 'woocommerce_rest_product_invalid_quantity'],
         ['zero quantity', 101, 0, 400, 'woocommerce_rest_product_invalid_quantity'],
