@@ -248,9 +248,12 @@ export class CartService {
     })
   }
 
-  async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
-    // WooCommerce's CartRemoveCoupon: a code no coupon has is refused before the cart is looked at.
-    if (await this.#storage.getCoupon(normaliseCouponCode(code)) === null) {
+  /**
+   * Removes an applied coupon. With `refuseUnknown` (the Store API, as WooCommerce's CartRemoveCoupon), a code no
+   * coupon has is refused before the cart is looked at; otherwise it is simply not applied (`svc/v1`'s answer).
+   */
+  async removeCoupon (key: string, code: string, viewer: Viewer = GUEST, { refuseUnknown = false } = {}): Promise<CartState> {
+    if (refuseUnknown && await this.#storage.getCoupon(normaliseCouponCode(code)) === null) {
       throw new CartActionError(domainError('coupon_not_found', 'Invalid coupon code.'))
     }
     return this.#change(key, viewer, (data) => unwrap(removeCoupon(data, normaliseCouponCode(code))))

@@ -100,7 +100,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
     if (!(current.stored?.data.coupons ?? []).includes(code)) throw notInCart()
     let state: CartState
     try {
-      state = await cart.run(key, viewer, (cartKey, who) => shop.carts.removeCoupon(cartKey, code, who))
+      state = await cart.run(key, viewer, (cartKey, who) => shop.carts.removeCoupon(cartKey, code, who, { refuseUnknown: true }))
     } catch (error) {
       // Applied a moment ago but gone now (another request removed it, or the coupon itself): not in the cart.
       if (error instanceof RestError && (error.status === 409 || error.status === 400)) throw notInCart()

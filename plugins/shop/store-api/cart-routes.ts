@@ -80,5 +80,5 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       response: CouponRemovalResponses
     }
   }, async (request, reply) =>
-    change(request, reply, (key, viewer) => shop.carts.removeCoupon(key, request.body.code, viewer)))
+    change(request, reply, (key, viewer) => shop.carts.removeCoupon(key, request.body.code, viewer, { refuseUnknown: true })))
 }
