@@ -8,11 +8,11 @@ import { logicalSide, prefersReducedMotion } from './direction.ts'
 import { h, replaceKeepingFocus } from './dom.ts'
 import { ApiError, describe } from './errors.ts'
 import { onAddedToCart } from './events.ts'
-import { items, money } from './format.ts'
 import { cartFromFragments } from './fragment.ts'
+import type { I18n } from './i18n.ts'
 import { Launcher } from './launcher.ts'
 import { renderBundles } from './render/bundles.ts'
-import { createCouponForm, renderAppliedCoupons } from './render/coupons.ts'
+import { createCouponForm, renderAppliedCoupons, type CouponForm } from './render/coupons.ts'
 import { lineName, renderLines } from './render/lines.ts'
 import { renderRecommendations } from './render/products.ts'
 import { meterFor, renderAddons, renderMeter, renderSpotlight } from './render/pro.ts'
@@ -25,6 +25,8 @@ const DRAWER_ID = 'svc-drawer'
 type OpenSource = 'add_to_cart' | 'launcher' | 'link' | 'api'
 
 export interface DrawerOptions {
+  /** The drawer's words and number formats (the locale chosen, its catalog, the shop's overrides). */
+  i18n: I18n
   /** Record drawer events (Pro). Default true; the admin screens' live preview turns it off. */
   analytics?: boolean
 }
@@ -45,6 +47,7 @@ export class Drawer {
   readonly #store = new Store()
   readonly #analytics: Analytics
   readonly #announcer = createAnnouncer()
+  readonly #i18n: I18n
   #drawerConfig: DrawerConfig
   #launcherSettings: LauncherSettings
   #duration = 0
@@ -56,17 +59,17 @@ export class Drawer {
 
   readonly #root = h('div', { class: 'svc-root', 'data-svc': 'root', 'data-state': 'loading' })
   readonly #overlay = h('div', { class: 'svc-overlay', hidden: true })
-  readonly #close = h('button', { type: 'button', class: 'svc-close', 'aria-label': 'Close the cart', 'data-fk': 'close' }, '×')
-  /** English words and a number: isolated, so that a right-to-left page does not turn "(3 items)" into "(items 3)". */
-  readonly #count = h('span', { class: 'svc-meta', 'data-svc': 'count', dir: 'auto' })
-  readonly #alert = h('div', { class: 'svc-alert', role: 'alert', 'data-svc': 'error' })
-  readonly #lines = h('div', { 'data-svc': 'cart' }, h('p', { class: 'svc-empty' }, 'Loading your cart…'))
+  readonly #close: HTMLButtonElement
+  /** Words and a number: isolated (`<bdi>`), so that a right-to-left page does not turn "(3 items)" into "(items 3)". */
+  readonly #count = h('bdi', { class: 'svc-meta', 'data-svc': 'count' })
+  readonly #alert = h('div', { class: 'svc-alert', role: 'alert', 'data-svc': 'error', dir: 'auto' })
+  readonly #lines: HTMLElement
   readonly #meter: HTMLElement | null
   readonly #addons: HTMLElement | null
   readonly #spotlight: HTMLElement | null
   readonly #bundles: HTMLElement | null
   readonly #recs = section('recommendations')
-  readonly #coupon = createCouponForm((code) => { this.applyCoupon(code) })
+  readonly #coupon: CouponForm
   readonly #totals = h('div', { 'data-svc': 'totals' })
   readonly #checkout: HTMLAnchorElement
   readonly #body: HTMLElement
@@ -74,18 +77,26 @@ export class Drawer {
   readonly #launcher: Launcher
   readonly #dialog: Dialog
 
-  constructor (config: DrawerPageConfig, options: DrawerOptions = {}) {
+  constructor (config: DrawerPageConfig, options: DrawerOptions) {
+    const i18n = this.#i18n = options.i18n
     this.#config = config
+    // The drawer's language and direction: a right-to-left locale reads right to left on any page; a left-to-right one
+    // follows the page (an English drawer on a right-to-left page is mirrored, as before).
+    this.#root.lang = i18n.tag
+    if (i18n.dir === 'rtl') this.#root.dir = 'rtl'
+    this.#close = h('button', { type: 'button', class: 'svc-close', 'aria-label': i18n.t('close'), 'data-fk': 'close' }, '×')
+    this.#lines = h('div', { 'data-svc': 'cart' }, h('p', { class: 'svc-empty' }, i18n.t('loading')))
+    this.#coupon = createCouponForm(i18n, (code) => { this.applyCoupon(code) })
     this.#pro = config.edition === 'pro'
     this.#api = new Api(config)
     this.#analytics = new Analytics(this.#api, this.#pro && options.analytics !== false)
     this.#drawerConfig = config.drawerConfig
     this.#launcherSettings = config.launcher
-    this.#meter = this.#pro ? section('meter', 'Free shipping') : null
+    this.#meter = this.#pro ? section('meter', i18n.t('meterTitle')) : null
     this.#addons = this.#pro ? section('addons') : null
     this.#spotlight = this.#pro ? section('spotlight') : null
     this.#bundles = this.#pro ? section('bundles') : null
-    this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: config.checkoutUrl, 'data-svc': 'checkout' }, 'Checkout')
+    this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: config.checkoutUrl, 'data-svc': 'checkout' }, i18n.t('checkout'))
     this.#checkout.addEventListener('click', () => {
       const cart = this.#store.state.cart
       this.#analytics.track('checkout_click', cart ? { value: Number(cart.cartTotal) } : {})
@@ -101,7 +112,7 @@ export class Drawer {
       hidden: true,
       'data-svc': 'drawer'
     },
-    h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, 'Your cart'), this.#count, this.#close),
+    h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, i18n.t('title')), this.#count, this.#close),
     this.#alert,
     this.#body = h('div', { class: 'svc-body' }, this.#meter, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
     h('div', { class: 'svc-foot' }, this.#totals, this.#checkout))
@@ -112,7 +123,7 @@ export class Drawer {
         event.stopPropagation()
       }
     }, true)
-    this.#launcher = new Launcher(config.launcher, DRAWER_ID, () => { this.open('launcher') })
+    this.#launcher = new Launcher(config.launcher, i18n, DRAWER_ID, () => { this.open('launcher') })
     this.#dialog = new Dialog({
       root: this.#root,
       drawer: this.#drawer,
@@ -161,7 +172,7 @@ export class Drawer {
       })
       await this.#loadCompanions()
     } catch (error) {
-      this.#store.set({ error: describe(error) })
+      this.#store.set({ error: describe(error, this.#i18n) })
     } finally {
       this.#root.dataset.state = 'ready'
     }
@@ -178,6 +189,12 @@ export class Drawer {
     this.#dialog.close()
   }
 
+  /** Takes the drawer out of the page (the admin screens' preview draws a new one in another language). */
+  unmount (): void {
+    this.#dialog.close()
+    this.#root.remove()
+  }
+
   /** Draws the drawer and the launcher with other settings (the admin screens' live preview). */
   applySettings (drawer: DrawerConfig, launcher: LauncherSettings): void {
     this.#applySettings(drawer, launcher)
@@ -192,13 +209,13 @@ export class Drawer {
       } finally {
         await this.#refreshAll(false)
       }
-      this.#say(`Quantity of ${lineName(item)} changed to ${quantity}.`)
+      this.#say(this.#i18n.t('quantityChanged', { name: lineName(item), quantity }))
     })
   }
 
   remove (item: CartItem): void {
     this.#run(async () => {
-      await this.#changed(await this.#api.svc('POST', 'cart/remove-items', { keys: [item.key] }), `${lineName(item)} removed from the cart.`)
+      await this.#changed(await this.#api.svc('POST', 'cart/remove-items', { keys: [item.key] }), this.#i18n.t('removed', { name: lineName(item) }))
     })
   }
 
@@ -208,7 +225,7 @@ export class Drawer {
       this.#coupon.input.value = ''
       this.#analytics.track('coupon_apply', { data: { code: code.slice(0, 200) } })
       this.#store.set({ couponMessage: '' })
-      await this.#changed(cart, `Coupon ${code} applied.`)
+      await this.#changed(cart, this.#i18n.t('couponApplied', { code }))
       this.#reveal(this.#coupon.element)
     }, (message) => {
       this.#store.set({ couponMessage: message })
@@ -219,7 +236,7 @@ export class Drawer {
 
   removeCoupon (code: string): void {
     this.#run(async () => {
-      await this.#changed(await this.#api.svc('DELETE', 'coupon', { code }), `Coupon ${code} removed.`)
+      await this.#changed(await this.#api.svc('DELETE', 'coupon', { code }), this.#i18n.t('couponRemoved', { code }))
     })
   }
 
@@ -227,7 +244,7 @@ export class Drawer {
     this.#run(async () => {
       const cart = await this.#api.svc<CartState>('POST', 'recommendations/add', { product_id: product.id })
       this.#analytics.track('recommendation_add', { product_id: product.id, value: Number(product.prices.price) })
-      await this.#changed(cart, `${product.name} added to the cart.`)
+      await this.#changed(cart, this.#i18n.t('added', { name: product.name }))
     })
   }
 
@@ -239,7 +256,7 @@ export class Drawer {
         ...(active ? { value: Number(addon.product.prices.price) } : {}),
         data: { addon_id: addon.id, active }
       })
-      await this.#changed(cart, `${addon.label} ${active ? 'added to' : 'removed from'} the cart.`)
+      await this.#changed(cart, this.#i18n.t(active ? 'added' : 'removed', { name: addon.label }))
     })
   }
 
@@ -247,7 +264,7 @@ export class Drawer {
     this.#run(async () => {
       const cart = await this.#api.svc<CartState>('POST', 'bundle-builder/add', { bundle_id: bundleId, product_ids: productIds })
       this.#analytics.track('bundle_add', { data: { bundle_id: bundleId } })
-      await this.#changed(cart, `The bundle ${title} was added to the cart.`)
+      await this.#changed(cart, this.#i18n.t('bundleAdded', { title }))
     })
   }
 
@@ -255,7 +272,7 @@ export class Drawer {
     this.#run(async () => {
       const cart = await this.#api.svc<CartState>('POST', 'spotlight/add', { product_id: product.id })
       this.#analytics.track('spotlight_add', { product_id: product.id, value: Number(product.prices.price) })
-      await this.#changed(cart, `${product.name} added to the cart.`)
+      await this.#changed(cart, this.#i18n.t('added', { name: product.name }))
     })
   }
 
@@ -281,7 +298,7 @@ export class Drawer {
     })
     this.#stale = true
     this.open('add_to_cart')
-    this.#say(added ? `${lineName(added)} added to the cart.` : 'The cart was updated.')
+    this.#say(added ? this.#i18n.t('added', { name: lineName(added) }) : this.#i18n.t('updated'))
   }
 
   /** One drawer action at a time; a refusal is shown in words (a 409 brings the cart as it stands). */
@@ -294,7 +311,7 @@ export class Drawer {
       } catch (error) {
         const cart = error instanceof ApiError ? error.data.cart as CartState | undefined : undefined
         if (cart && Array.isArray(cart.cartItems)) this.#store.setCart(cart)
-        const message = describe(error)
+        const message = describe(error, this.#i18n)
         if (!onError?.(message)) this.#store.set({ error: message })
         this.#announcer.say(message)
       }
@@ -344,7 +361,7 @@ export class Drawer {
     try {
       await work()
     } catch (error) {
-      this.#store.set({ error: describe(error) })
+      this.#store.set({ error: describe(error, this.#i18n) })
     }
   }
 
@@ -357,7 +374,7 @@ export class Drawer {
 
   #say (text: string): void {
     const cart = this.#store.state.cart
-    this.#announcer.say(cart ? `${text} Cart: ${items(cart.cartCount)}, total ${money(cart.cartTotal, cart.currency)}.` : text)
+    this.#announcer.say(cart ? `${text} ${this.#i18n.t('summary', { count: cart.cartCount, total: this.#i18n.money(cart.cartTotal, cart.currency) })}` : text)
   }
 
   /** `GET drawer-data`: the cart and every section of the edition. An answer older than the cart is not used for it. */
@@ -368,7 +385,7 @@ export class Drawer {
     if (data.cart) this.#store.setCart(data.cart, sections, since)
     else this.#store.set(sections)
     this.#stale = false
-    if (announce) this.#say('The cart was updated.')
+    if (announce) this.#say(this.#i18n.t('updated'))
   }
 
   async #refreshSections (): Promise<void> {
@@ -472,28 +489,28 @@ export class Drawer {
       replaceKeepingFocus(this.#lines, renderLines(cart, {
         setQuantity: (item, quantity) => { this.setQuantity(item, quantity) },
         remove: (item) => { this.remove(item) }
-      }), this.#fallback)
+      }, this.#i18n), this.#fallback)
       this.#customLines(cart)
-      this.#count.textContent = `(${items(cart.cartCount)})`
-      replaceKeepingFocus(this.#totals, renderTotals(cart), this.#fallback)
-      replaceKeepingFocus(this.#coupon.applied, renderAppliedCoupons(cart, (code) => { this.removeCoupon(code) }), this.#fallback)
+      this.#count.textContent = this.#i18n.t('count', { count: cart.cartCount })
+      replaceKeepingFocus(this.#totals, renderTotals(cart, this.#i18n), this.#fallback)
+      replaceKeepingFocus(this.#coupon.applied, renderAppliedCoupons(cart, this.#i18n, (code) => { this.removeCoupon(code) }), this.#fallback)
       this.#checkout.hidden = cart.cartItems.length === 0
       this.#launcher.update(this.#launcherSettings, cart)
     }
     const inCart = new Set(cart?.cartItems.map((item) => item.product_id) ?? [])
     if (cartChanged || state.recommendations !== previous.recommendations) {
-      this.#fill(this.#recs, renderRecommendations(state.recommendations, inCart, (product) => { this.addRecommendation(product) }))
+      this.#fill(this.#recs, renderRecommendations(state.recommendations, inCart, this.#i18n, (product) => { this.addRecommendation(product) }))
       this.#trackViews()
     }
     if (!this.#pro) return
-    if (state.meter !== previous.meter) this.#fill(this.#meter, renderMeter(state.meter))
-    if (state.addons !== previous.addons) this.#fill(this.#addons, renderAddons(state.addons, (addon, active) => { this.toggleAddon(addon, active) }))
+    if (state.meter !== previous.meter) this.#fill(this.#meter, renderMeter(state.meter, this.#i18n))
+    if (state.addons !== previous.addons) this.#fill(this.#addons, renderAddons(state.addons, this.#i18n, (addon, active) => { this.toggleAddon(addon, active) }))
     if (cartChanged || state.spotlight !== previous.spotlight) {
       const spotlight = state.spotlight
-      this.#fill(this.#spotlight, renderSpotlight(spotlight, cart, () => { if (spotlight) this.addSpotlight(spotlight.product) }))
+      this.#fill(this.#spotlight, renderSpotlight(spotlight, cart, this.#i18n, () => { if (spotlight) this.addSpotlight(spotlight.product) }))
     }
     if (state.bundles !== previous.bundles || state.companions !== previous.companions) {
-      this.#fill(this.#bundles, renderBundles(state.bundles, state.companions, (id, products, title) => { this.addBundle(id, products, title) }))
+      this.#fill(this.#bundles, renderBundles(state.bundles, state.companions, this.#i18n, (id, products, title) => { this.addBundle(id, products, title) }))
     }
   }
 }

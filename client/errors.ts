@@ -1,3 +1,5 @@
+import type { I18n } from './i18n.ts'
+
 /** A refused or failed request, with the server's error body (`{code, message, data}`) when there was one. */
 export class ApiError extends Error {
   readonly status: number
@@ -30,20 +32,24 @@ export async function errorFrom (response: Response): Promise<ApiError> {
   )
 }
 
-/** What the shopper reads for an error: always words, never a status code alone. */
-export function describe (error: unknown): string {
-  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.'
-  if (error.status === 0) return 'The shop could not be reached. Check your connection and try again.'
+/**
+ * What the shopper reads for an error: always words, never a status code alone, in the drawer's language. A refusal's
+ * own message (a coupon that does not exist, a quantity rule) is the server's text, shown as it came: the shop's
+ * platform writes it (in English in the reference platform; WooCommerce translates it into the site's language).
+ */
+export function describe (error: unknown, i18n: I18n): string {
+  if (!(error instanceof ApiError)) return i18n.t('errorGeneric')
+  if (error.status === 0) return i18n.t('errorOffline')
   if (error.status === 429) {
     const wait = error.retryAfter
-    return wait === null
-      ? 'Too many requests. Please wait a moment and try again.'
-      : `Too many requests. Please wait ${wait} ${wait === 1 ? 'second' : 'seconds'} and try again.`
+    return wait === null ? i18n.t('errorBusy') : i18n.t('errorBusyWait', { seconds: wait })
   }
   if (error.status === 503) {
-    const text = error.message || 'The shop is temporarily unavailable.'
+    // The server's reason (English) is kept on an English drawer; another language says it in its own words.
+    const text = error.message
+    if (!text || i18n.locale !== 'en') return i18n.t('errorUnavailable')
     return /try again/i.test(text) ? text : `${text} Please try again in a moment.`
   }
-  if (error.status >= 500) return 'The shop ran into a problem. Please try again.'
-  return error.message || 'This could not be done. Please try again.'
+  if (error.status >= 500) return i18n.t('errorServer')
+  return error.message || i18n.t('errorRefused')
 }

@@ -9,7 +9,3 @@ export function money (minor: string | number, currency: Currency): string {
   const number = unit > 0 ? whole + currency.currency_decimal_separator + digits.slice(digits.length - unit) : whole
   return (amount < 0 ? '-' : '') + currency.currency_prefix + number + currency.currency_suffix
 }
-
-export function items (count: number): string {
-  return `${count} ${count === 1 ? 'item' : 'items'}`
-}

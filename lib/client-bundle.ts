@@ -4,6 +4,10 @@ import { readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { gzipSync } from 'node:zlib'
+import type { Plugin } from 'esbuild'
+import { CATALOGS } from '../i18n/catalogs.ts'
+import { compileCatalog } from '../i18n/compile.ts'
+import { LOCALES, type Locale } from '../i18n/locales.ts'
 
 /** The browser scripts' TypeScript configuration, relative to the package root. */
 export const CLIENT_TSCONFIG = 'client/tsconfig.json'
@@ -39,6 +43,21 @@ export function describeBundle (code: Buffer): ClientBundle {
   }
 }
 
+/**
+ * `import en from 'svc-i18n:en'` in a browser script: the locale's catalog compiled from its ICU messages
+ * (i18n/<locale>.ts) to the JSON the drawer formats, so the script carries no ICU parser.
+ */
+const catalogPlugin: Plugin = {
+  name: 'svc-i18n',
+  setup (build) {
+    build.onResolve({ filter: /^svc-i18n:/ }, (args) => ({ path: args.path.slice('svc-i18n:'.length), namespace: 'svc-i18n' }))
+    build.onLoad({ filter: /.*/, namespace: 'svc-i18n' }, (args) => {
+      if (!(LOCALES as readonly string[]).includes(args.path)) return { errors: [{ text: `No catalog for the locale "${args.path}"` }] }
+      return { contents: JSON.stringify(compileCatalog(CATALOGS[args.path as Locale], args.path)), loader: 'json' }
+    })
+  }
+}
+
 /** Bundles one entry point of `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
 export async function bundleEntry (entry: string, root = packageRoot()): Promise<ClientBundle> {
   // The built package serves the scripts of `dist/client/` and has neither `client/` nor esbuild (a devDependency):
@@ -57,7 +76,8 @@ export async function bundleEntry (entry: string, root = packageRoot()): Promise
     legalComments: 'none',
     charset: 'utf8',
     write: false,
-    logLevel: 'silent'
+    logLevel: 'silent',
+    plugins: [catalogPlugin]
   })
   const output = result.outputFiles[0]
   if (output === undefined) throw new Error('esbuild produced no output')

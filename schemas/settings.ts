@@ -1,5 +1,6 @@
 import { Type, type Static, type TProperties } from 'typebox'
 import { ConditionGroupSchema, PRO_SETTINGS_SECTIONS } from './settings-pro.ts'
+import { LanguageSchema } from './settings-language.ts'
 
 /**
  * The service's settings document: one TypeBox schema with a default for every value. Each section is its own
@@ -93,6 +94,7 @@ export const SETTINGS_SECTIONS = {
   drawer_config: DrawerConfigSchema,
   launcher: LauncherSchema,
   recommendations: RecommendationsSchema,
+  language: LanguageSchema,
   ...PRO_SETTINGS_SECTIONS
 } satisfies TProperties
 

@@ -8,7 +8,10 @@ import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from '../plugins/admin-screens/index.ts'
-import { packageRoot, type ClientBundle } from '../lib/index.ts'
+import { describeBundle, packageRoot, type ClientBundle } from '../lib/index.ts'
+import { CATALOGS } from '../i18n/catalogs.ts'
+import { compileCatalog } from '../i18n/compile.ts'
+import { DEFAULT_LOCALE, LOCALES } from '../i18n/locales.ts'
 import { BUNDLE_FILE, bundleClient, MAX_GZIPPED_BYTES } from '../plugins/drawer-assets/index.ts'
 
 export interface BuiltClient {
@@ -47,10 +50,18 @@ export function sizeReport ({ bundle, ok }: BuiltClient): string {
     `budget ${kib(MAX_GZIPPED_BYTES)} gzipped: ${ok ? 'ok' : 'OVER BUDGET'}`
 }
 
+/** What each catalog but English (which is in the script) adds when its locale is used: its JSON as served, gzipped. */
+export function catalogSizes (): string {
+  const sizes = LOCALES.filter((locale) => locale !== DEFAULT_LOCALE)
+    .map((locale) => `${locale} ${describeBundle(Buffer.from(JSON.stringify(compileCatalog(CATALOGS[locale], locale)))).gzipped.length} bytes`)
+  return `catalogs fetched per locale (${DEFAULT_LOCALE} is in the script), gzipped: ${sizes.join(', ')}`
+}
+
 if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   try {
     const built = await buildClient()
     console.log(sizeReport(built))
+    console.log(catalogSizes())
     if (!built.ok) process.exitCode = 1
     const admin = await buildAdmin()
     console.log(`${ADMIN_BUNDLE_FILE}: minified ${(admin.bundle.code.length / 1024).toFixed(2)} KiB, gzipped ${(admin.bundle.gzipped.length / 1024).toFixed(2)} KiB`)

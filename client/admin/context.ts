@@ -1,4 +1,5 @@
 import type { CurrencyBlock } from '../../domain/money.ts'
+import type { Locale } from '../../i18n/locales.ts'
 import type { Path } from './paths.ts'
 import type { ProductDirectory } from './products.ts'
 
@@ -28,4 +29,6 @@ export interface FormContext {
   conditionTypes: ConditionTypeInfo[]
   /** The shop's currency, for amounts of money. */
   currency: CurrencyBlock
+  /** The language the live preview shows (the texts editor's choice; at first the shop's language). */
+  previewLocale: { get (): Locale, set (locale: Locale): void }
 }

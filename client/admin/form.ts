@@ -5,6 +5,7 @@ import { control, fieldRow } from './fields.ts'
 import { helpFor, humanize, labelFor, sectionNote, sectionTitle, singular } from './labels.ts'
 import { isObject, pathKey, type Path } from './paths.ts'
 import { createValue, isConditionGroup, type Schema } from './schema.ts'
+import { textsEditor } from './texts.ts'
 
 /** A new list item: the schema's defaults, and a fresh id where the items have one (`add-on-2`). */
 function newItem (context: FormContext, path: Path, schema: Schema, key: string): unknown {
@@ -80,6 +81,7 @@ export function objectFields (context: FormContext, path: Path, schema: Schema):
         h('span', { class: 'admin-label' }, labelFor(at)), conditionsEditor(context, at), error)
       return row
     }
+    if (pathKey(at) === 'language.texts') return textsEditor(context, at)
     if (child.type === 'object') {
       return h('fieldset', { class: 'admin-fieldset', 'data-path': pathKey(at) }, h('legend', {}, labelFor(at)), ...objectFields(context, at, child))
     }

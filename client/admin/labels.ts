@@ -11,6 +11,7 @@ const SECTION_TITLES: Record<string, string> = {
   drawer_config: 'Drawer',
   launcher: 'Floating cart button',
   recommendations: 'Recommendations',
+  language: 'Language and texts',
   shipping_meter: 'Free-shipping meter',
   smart_addons: 'Add-ons',
   bundles: 'Bundles',
@@ -22,6 +23,7 @@ const SECTION_NOTES: Record<string, string> = {
   drawer_config: 'How the cart drawer looks and opens. The live preview shows your changes before you save them.',
   launcher: 'A cart button that stays in a corner of every page and opens the drawer.',
   recommendations: 'Products suggested to the shopper in the drawer.',
+  language: 'The language of the drawer’s words, and your own wording for any of them. The drawer speaks the language of the page it is on when it knows it, else the shop’s language.',
   shipping_meter: 'A bar in the drawer that shows the shopper how much more to spend to reach free shipping.',
   smart_addons: 'Optional extras the shopper can tick in the drawer, such as gift wrapping or insurance.',
   bundles: 'Sets the shopper puts together in the drawer, one product for each slot, at a discount.',
@@ -51,6 +53,8 @@ const LABELS: Record<string, string> = {
   'recommendations.source': 'Products to recommend',
   'recommendations.manual_ids': 'Your chosen products',
   'recommendations.limit': 'Most products shown',
+  'language.locale': 'Shop language',
+  'language.texts': 'Your own texts',
   'shipping_meter.enabled': 'Show the free-shipping meter',
   'shipping_meter.threshold': 'Free shipping from',
   'smart_addons.enabled': 'Offer add-ons',
@@ -102,6 +106,7 @@ const HELP: Record<string, string> = {
   'recommendations.source': 'Cross-sells and upsells are the ones set on each product of your catalog.',
   'recommendations.manual_ids': 'Used when “Products to recommend” is “Products you choose”; shown in this order.',
   'recommendations.limit': 'From 1 to 12.',
+  'language.locale': 'Used when the page does not say its language, or says one the drawer does not speak (English, German, French, Spanish, Arabic, Japanese).',
   'shipping_meter.threshold': 'The cart subtotal, after discounts, that the meter counts up to. Set it to the amount from which your shipping is free: the meter itself does not change shipping prices.',
   'smart_addons.enabled': 'When off, no add-on is offered; the add-ons below are kept.',
   'smart_addons.addons.id': REFERENCE_HELP,
@@ -128,6 +133,7 @@ const HELP: Record<string, string> = {
 const OPTIONS: Record<string, Record<string, string>> = {
   'drawer_config.animation': { slide: 'Slide in from the side', fade: 'Fade in', none: 'No animation' },
   'drawer_config.dark_mode': { auto: 'Follow the shopper’s device', light: 'Always light', dark: 'Always dark' },
+  'language.locale': { en: 'English', de: 'Deutsch (German)', fr: 'Français (French)', es: 'Español (Spanish)', ar: 'العربية (Arabic)', ja: '日本語 (Japanese)' },
   'recommendations.source': { cross_sells: 'Cross-sells of the products in the cart', upsells: 'Upsells of the products in the cart', manual: 'Products you choose' }
 }
 

@@ -1,13 +1,21 @@
 import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import { CATALOGS } from '../../i18n/catalogs.ts'
+import { compileCatalog, compileMessage } from '../../i18n/compile.ts'
+import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'
 import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
+import type { LanguageSettings } from '../../schemas/settings-language.ts'
 import { h } from '../dom.ts'
 import { Drawer } from '../drawer.ts'
+import { I18n } from '../i18n.ts'
 
 /** Messages between the settings screen and its preview frame (same origin only). */
 interface PreviewSettings {
   type: 'svc-preview-settings'
   drawer_config: DrawerConfig
   launcher: LauncherSettings
+  language: LanguageSettings
+  /** The language shown (the texts editor's). */
+  locale: Locale
 }
 interface PreviewReady {
   type: 'svc-preview-ready'
@@ -56,8 +64,8 @@ export class PreviewFrame {
     })
   }
 
-  update (drawer: DrawerConfig, launcher: LauncherSettings): void {
-    this.#latest = { type: 'svc-preview-settings', drawer_config: drawer, launcher }
+  update (drawer: DrawerConfig, launcher: LauncherSettings, language: LanguageSettings, locale: Locale): void {
+    this.#latest = { type: 'svc-preview-settings', drawer_config: drawer, launcher, language, locale }
     this.#send()
   }
 
@@ -66,41 +74,64 @@ export class PreviewFrame {
   }
 }
 
+/** The preview's words: the locale's catalog with the shop's texts as typed (one that does not compile yet is left out). */
+function previewI18n (language: LanguageSettings, locale: Locale): I18n {
+  const texts: CompiledCatalog = {}
+  for (const [id, source] of Object.entries(language.texts[locale] ?? {})) {
+    if (source === '') continue
+    try {
+      texts[id] = compileMessage(source, locale)
+    } catch {}
+  }
+  return new I18n(locale, locale, texts, compileCatalog(CATALOGS[locale], locale), compileCatalog(CATALOGS.en, 'en'))
+}
+
 /**
  * The frame's side: the real `Drawer` (no analytics: a preview is not a shopper), drawn with the settings the screen
- * sends; its data comes from the manager's own cart.
+ * sends; its data comes from the manager's own cart. Another language or other texts draw a new drawer (its words
+ * are set when it is built), a quarter of a second after the last keystroke.
  */
 export function startPreviewFrame (config: AdminPageConfig): void {
   let drawer: Drawer | null = null
   let latest: PreviewSettings | null = null
-  window.addEventListener('message', (event: MessageEvent<PreviewSettings>) => {
-    if (event.origin !== location.origin || event.source !== window.parent || event.data?.type !== 'svc-preview-settings') return
-    latest = event.data
-    if (drawer !== null) {
-      // Before the drawer's first load the Store API's (saved) settings would overwrite these: applied again after it.
-      drawer.applySettings(latest.drawer_config, latest.launcher)
-      return
-    }
-    drawer = new Drawer({
+  let words = ''
+  let timer = 0
+  const build = (settings: PreviewSettings) => {
+    drawer?.unmount()
+    words = JSON.stringify([settings.locale, settings.language.texts[settings.locale]])
+    const started = drawer = new Drawer({
       restRoot: config.restRoot,
       edition: config.edition,
       loggedIn: config.nonce !== null,
       nonce: config.nonce,
       nonceUrl: config.nonceUrl,
       checkoutUrl: config.checkoutUrl,
-      drawerConfig: latest.drawer_config,
-      launcher: latest.launcher
-    }, { analytics: false })
-    drawer.mount()
-    const started = drawer
+      drawerConfig: settings.drawer_config,
+      launcher: settings.launcher
+    }, { analytics: false, i18n: previewI18n(settings.language, settings.locale) })
+    started.mount()
     started.init().catch(() => {}).finally(() => {
+      if (drawer !== started) return
       if (latest !== null) started.applySettings(latest.drawer_config, latest.launcher)
       started.open('api')
       // The dialog took the focus: the frame lets it go, and the screen takes it back.
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur()
       window.parent.postMessage({ type: 'svc-preview-opened' } satisfies PreviewOpened, location.origin)
       document.body.dataset.preview = 'ready'
+      document.body.dataset.previewLocale = settings.locale
     })
+  }
+  window.addEventListener('message', (event: MessageEvent<PreviewSettings>) => {
+    if (event.origin !== location.origin || event.source !== window.parent || event.data?.type !== 'svc-preview-settings') return
+    const settings = latest = event.data
+    if (drawer === null) return build(settings)
+    if (JSON.stringify([settings.locale, settings.language.texts[settings.locale]]) !== words) {
+      clearTimeout(timer)
+      timer = window.setTimeout(() => { if (latest !== null) build(latest) }, 250)
+      return
+    }
+    // Before the drawer's first load the Store API's (saved) settings would overwrite these: applied again after it.
+    drawer.applySettings(settings.drawer_config, settings.launcher)
   })
   window.parent.postMessage({ type: 'svc-preview-ready' } satisfies PreviewReady, location.origin)
 }

@@ -1,5 +1,7 @@
 import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
 import type { DrawerConfig, LauncherSettings, Settings } from '../../schemas/settings.ts'
+import type { LanguageSettings } from '../../schemas/settings-language.ts'
+import type { Locale } from '../../i18n/locales.ts'
 import { h } from '../dom.ts'
 import { ApiError } from '../errors.ts'
 import { AdminApi, explain } from './api.ts'
@@ -12,7 +14,7 @@ import { ProductDirectory } from './products.ts'
 import type { Schema } from './schema.ts'
 import { problemList, StatusArea } from './status.ts'
 
-const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'recommendations']
+const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'recommendations', 'language']
 const PRO_SECTIONS = ['shipping_meter', 'smart_addons', 'bundles', 'spotlight', 'analytics']
 /** The import route's body limit (design §3.6). */
 const MAX_IMPORT_BYTES = 256 * 1024
@@ -51,6 +53,8 @@ export class SettingsScreen {
   /** Values typed that cannot be sent (an amount that is not one), with their messages, by path. */
   readonly #typed = new Map<string, string>()
   #busy = false
+  /** The language the preview shows and the texts editor edits; null: the draft's shop language. */
+  #previewLocale: Locale | null = null
 
   constructor (config: AdminPageConfig, root: HTMLElement) {
     this.#config = config
@@ -174,7 +178,15 @@ export class SettingsScreen {
       field: (path, wrapper, error) => { this.#fields.set(pathKey(path), { wrapper, error }) },
       products: this.#products,
       conditionTypes: this.#conditionTypes,
-      currency: this.#config.currency
+      currency: this.#config.currency,
+      previewLocale: {
+        get: () => this.#previewLocale ?? (this.#draft.language as LanguageSettings | undefined)?.locale ?? 'en',
+        set: (locale) => {
+          this.#previewLocale = locale
+          this.#render('language.texts')
+          this.#changed()
+        }
+      }
     }
   }
 
@@ -203,7 +215,8 @@ export class SettingsScreen {
     this.#root.dataset.dirty = String(dirty)
     if (dirty && this.#status.element.dataset.kind !== 'error') this.#status.show('warning', 'Unsaved changes.')
     else if (!dirty && this.#status.element.dataset.kind === 'warning') this.#status.clear()
-    this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings)
+    const language = this.#draft.language as LanguageSettings
+    this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings, language, this.#previewLocale ?? language.locale)
   }
 
   /** One action at a time; a refusal is shown in words. */

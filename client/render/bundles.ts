@@ -1,5 +1,5 @@
 import { h } from '../dom.ts'
-import { money } from '../format.ts'
+import type { I18n } from '../i18n.ts'
 import type { Bundle, BundleCompanions, Product } from '../types.ts'
 
 interface Slot {
@@ -41,35 +41,35 @@ function fromCompanions (productId: number, productName: string, entry: BundleCo
   return { key: `c-${entry.id}-${productId}`, id: entry.id, title: entry.title, description: entry.description, discount: entry.discount_percent, slots }
 }
 
-function card (model: BundleModel, onAdd: AddBundle): HTMLElement {
+function card (model: BundleModel, i18n: I18n, onAdd: AddBundle): HTMLElement {
   const picks = chosen.get(model.key) ?? model.slots.map((slot) => slot.fixed?.id ?? slot.products[0]?.id ?? 0)
   chosen.set(model.key, picks)
   const slots = model.slots.map((slot, index) => {
-    if (slot.fixed !== null) return h('p', { class: 'svc-meta' }, `${slot.label}: ${slot.fixed.name}`)
+    if (slot.fixed !== null) return h('p', { class: 'svc-meta' }, i18n.t('detail', { label: slot.label, value: slot.fixed.name }))
     const select = h('select', { 'data-fk': `${model.key}:${index}` }, ...slot.products.map((product) =>
-      h('option', { value: product.id, selected: product.id === picks[index] }, `${product.name} — ${money(product.prices.price, product.currency)}`)))
+      h('option', { value: product.id, selected: product.id === picks[index] }, i18n.t('bundleOption', { name: product.name, price: i18n.money(product.prices.price, product.currency) }))))
     select.addEventListener('change', () => { picks[index] = Number(select.value) })
     return h('label', {}, slot.label, select)
   })
   return h('div', { class: 'svc-bundle', 'data-bundle': model.id },
-    h('strong', {}, model.title), ' ', model.discount > 0 && h('span', { class: 'svc-tag' }, `Save ${model.discount}%`),
-    model.description && h('p', { class: 'svc-meta' }, model.description),
+    h('strong', {}, model.title), ' ', model.discount > 0 && h('span', { class: 'svc-tag' }, i18n.t('bundleSave', { percent: model.discount / 100 })),
+    model.description && h('p', { class: 'svc-meta', dir: 'auto' }, model.description),
     ...slots,
     h('button', {
       type: 'button',
       class: 'svc-btn',
-      'aria-label': `Add bundle ${model.title} to the cart`,
+      'aria-label': i18n.t('bundleAddName', { title: model.title }),
       'data-fk': `add:${model.key}`,
       onclick: () => onAdd(model.id, [...picks], model.title)
-    }, 'Add bundle'))
+    }, i18n.t('bundleAdd')))
 }
 
 /** The bundle builder: the bundles around a product in the cart first (its companions), then every bundle on offer. */
-export function renderBundles (bundles: Bundle[], companions: { productId: number, name: string, bundles: BundleCompanions } | null, onAdd: AddBundle): Node[] {
+export function renderBundles (bundles: Bundle[], companions: { productId: number, name: string, bundles: BundleCompanions } | null, i18n: I18n, onAdd: AddBundle): Node[] {
   const models = [
     ...(companions?.bundles ?? []).map((entry) => fromCompanions(companions!.productId, companions!.name, entry)),
     ...bundles.map(fromConfig)
   ]
   if (models.length === 0) return []
-  return [h('h3', {}, 'Build a bundle'), ...models.map((model) => card(model, onAdd))]
+  return [h('h3', {}, i18n.t('bundlesTitle')), ...models.map((model) => card(model, i18n, onAdd))]
 }

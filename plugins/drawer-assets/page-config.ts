@@ -1,5 +1,6 @@
 import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
 import type { Edition } from '../security/index.ts'
+import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'
 
 /**
  * What a storefront page tells the drawer script, as JSON in `<script type="application/json" id="svc-drawer-config">`.
@@ -18,6 +19,17 @@ export interface DrawerPageConfig {
   /** The settings' `drawer_config` and `launcher` when the page was made (the Store API cart repeats them). */
   drawerConfig: DrawerConfig
   launcher: LauncherSettings
+  /** The drawer's languages (settings `language`). Absent from an older page: English. */
+  i18n?: DrawerPageI18n
+}
+
+export interface DrawerPageI18n {
+  /** The shop's locale: the drawer's language when the page's `lang` is not a supported one. */
+  locale: Locale
+  /** Where a catalog other than English is: a URL with `{locale}` to replace (hashed: cacheable for a year). */
+  catalogs: string
+  /** The shop's own texts, compiled, by locale and message id (they win over the catalog). */
+  texts: Partial<Record<Locale, CompiledCatalog>>
 }
 
 export const DRAWER_CONFIG_ID = 'svc-drawer-config'

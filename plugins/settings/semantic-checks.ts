@@ -1,5 +1,8 @@
 import { validateConditions } from '../../domain/conditions/index.ts'
 import type { SettingsProblems } from './document.ts'
+import { CATALOGS } from '../../i18n/catalogs.ts'
+import { overrideProblem } from '../../i18n/compile.ts'
+import { LOCALES, type Locale } from '../../i18n/locales.ts'
 
 type Json = Record<string, unknown>
 
@@ -37,5 +40,31 @@ export function semanticProblems (document: unknown): SettingsProblems {
   uniqueIds(bundles, 'bundles.bundles')
 
   if (isObject(document.spotlight)) conditionsAt(document.spotlight.conditions, 'spotlight.conditions')
+  if (isObject(document.language)) Object.assign(problems, textProblems(document.language.texts))
+  return problems
+}
+
+/**
+ * The shop's own texts: each names a message of the catalogs and is ICU that compiles for its locale, with exactly
+ * the placeholders of the locale's own message (an empty string keeps the catalog's text and is not checked).
+ */
+export function textProblems (texts: unknown): SettingsProblems {
+  const problems: SettingsProblems = {}
+  if (!isObject(texts)) return problems
+  for (const [locale, messages] of Object.entries(texts)) {
+    if (!(LOCALES as readonly string[]).includes(locale) || !isObject(messages)) continue
+    const catalog: Record<string, string> = CATALOGS[locale as Locale]
+    for (const [id, source] of Object.entries(messages)) {
+      if (typeof source !== 'string' || source === '') continue
+      const path = `language.texts.${locale}.${id}`
+      const original = Object.hasOwn(catalog, id) ? catalog[id] : undefined
+      if (original === undefined) {
+        problems[path] = 'is not a text of the drawer'
+        continue
+      }
+      const problem = overrideProblem(source, original, locale as Locale)
+      if (problem !== null) problems[path] = problem
+    }
+  }
   return problems
 }

@@ -11,4 +11,9 @@ test('the drawer script is one minified file within 15 KiB gzipped, and the buil
   const gzipped = Number(sizes?.[4])
   t.ok(gzipped > 0 && gzipped <= 15 * 1024, `gzipped ${gzipped} bytes ≤ 15360`)
   t.ok(Number(sizes?.[2]) > gzipped, 'minified is larger than gzipped')
+  const catalogs = /catalogs fetched per locale \(en is in the script\), gzipped: (.*)/.exec(stdout)
+  t.ok(catalogs, 'the build printed what each other locale\'s catalog adds')
+  const each = [...(catalogs?.[1] ?? '').matchAll(/(\w+) (\d+) bytes/g)]
+  t.same(each.map((match) => match[1]), ['de', 'fr', 'es', 'ar', 'ja'])
+  for (const [, locale, bytes] of each) t.ok(Number(bytes) > 0 && Number(bytes) <= 2048, `${locale}: ${bytes} bytes gzipped, at most 2 KiB`)
 })
