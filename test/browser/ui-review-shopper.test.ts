@@ -279,7 +279,7 @@ browserTest('the shopper\'s screens at a desktop and a phone size', async (t) =>
       t.equal(Math.round(box?.x ?? -1), 0, 'position right: the drawer is on the left edge in RTL')
       await applyCoupon(page, 'save10')
       t.ok(await inView(page, '.svc-chip'), 'the applied coupon is in view')
-      t.ok(await page.$eval(`${drawer} [data-svc="discount"] span:last-child`, (amount) => {
+      t.ok(await page.$eval(`${drawer} [data-svc="discount"] bdi`, (amount) => {
         const text = amount.firstChild as Text
         const range = document.createRange()
         range.setStart(text, 0)
