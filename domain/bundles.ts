@@ -3,7 +3,8 @@ import type { Viewer } from './catalog.ts'
 import { addToCart } from './cart.ts'
 import { isAddonAddable } from './recommendations.ts'
 import { domainError, fail, ok } from './result.ts'
-import type { CartData, DomainReason, Product, Result } from './types.ts'
+import type { CartData, CartLine, DomainReason, Product, Result } from './types.ts'
+import { findVariation, variationChoice } from './variations.ts'
 
 /**
  * Bundles (Pro): the shopper fills every slot of a configured bundle with one of the slot's products, and the lines
@@ -34,11 +35,32 @@ export function bundleGroup (bundleId: string): string {
 
 /**
  * Whether a product may fill a bundle slot right now: a simple product, published, purchasable by anyone (so never
- * private) and in stock. Catalog visibility does not matter: the shop owner named the product in the bundle, and a
- * product hidden from the catalog (a bundle-only item) can be bought as in WooCommerce.
+ * private) and in stock; or a published variable product with variations (the shopper then chooses one, checked
+ * when added). Catalog visibility does not matter: the shop owner named the product in the bundle, and a product
+ * hidden from the catalog (a bundle-only item) can be bought as in WooCommerce.
  */
 export function isBundleProductAvailable (product: Product | undefined): product is Product {
-  return product !== undefined && isAddonAddable(product)
+  if (product === undefined) return false
+  if (product.type === 'variable') return product.status === 'publish' && product.variationIds.length > 0
+  return isAddonAddable(product)
+}
+
+/** A variable member's chosen variation and the line's attributes (`resolveBundleVariation`). */
+export interface BundleVariation {
+  product: Product
+  variation: Record<string, string>
+}
+
+/**
+ * The variation a shopper's attribute choice picks for a variable bundle member, checked as the Store API checks an
+ * add (`findVariation`, then `variationChoice`: a contradicting value or a missing open one is refused).
+ */
+export function resolveBundleVariation (parent: Product, variations: readonly Product[], chosen: Record<string, string>): Result<BundleVariation> {
+  const found = findVariation(parent, variations, chosen)
+  if (!found.ok) return found
+  const variation = variationChoice(parent, found.value, chosen)
+  if (!variation.ok) return variation
+  return ok({ product: found.value, variation: variation.value })
 }
 
 /** Every product id the bundles name, once each, in order. */
@@ -158,7 +180,8 @@ export function validateBundleSelection (bundles: readonly BundleDefinition[], b
 }
 
 /**
- * Adds one of each chosen product to the cart as the bundle's lines (group `bundle:<id>`, the bundle's discount),
+ * Adds one of each chosen product to the cart as the bundle's lines (a variable member: the variation `variations`
+ * holds for its slot, with the shopper's attributes) (group `bundle:<id>`, the bundle's discount),
  * or nothing: the first product the platform refuses (out of stock, a quantity limit, sold individually and
  * already in the cart…) fails the whole selection with the platform's error, `data.product_id` naming the product.
  * A product that is missing or not available for bundles fails with `bundle_product_unavailable`, listing every
@@ -169,7 +192,8 @@ export function addBundleLines (
   cart: CartData,
   selection: BundleSelection,
   products: ReadonlyMap<number, Product>,
-  viewer: Viewer = GUEST_VIEWER
+  viewer: Viewer = GUEST_VIEWER,
+  variations: ReadonlyMap<number, BundleVariation> = new Map()
 ): Result<CartData> {
   const unavailable = selection.choices.filter((choice) => !isBundleProductAvailable(products.get(choice.productId)))
   if (unavailable.length > 0) {
@@ -184,9 +208,15 @@ export function addBundleLines (
   const group = bundleGroup(selection.bundle.id)
   const discountPercent = selection.bundle.discount_percent
   let data = cart
-  for (const { productId } of selection.choices) {
-    const product = products.get(productId)!
-    const added = addToCart(data, { product, parent: product, quantity: 1, group, discountPercent }, viewer)
+  for (const { productId, slotIndex } of selection.choices) {
+    const parent = products.get(productId)!
+    const chosen = variations.get(slotIndex)
+    if (parent.type === 'variable' && chosen === undefined) {
+      return fail(domainError('variation_attribute_missing', `Choose the options of "${parent.name}": nothing from the bundle was added.`,
+        { bundle_id: selection.bundle.id, product_id: productId, slot: slotIndex }))
+    }
+    const product = parent.type === 'variable' ? chosen!.product : parent
+    const added = addToCart(data, { product, parent, quantity: 1, group, discountPercent, ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
     if (!added.ok) {
       const { error } = added
       return fail({ ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } })
@@ -194,4 +224,80 @@ export function addBundleLines (
     data = added.value.cart
   }
   return ok(data)
+}
+
+/**
+ * The discount each line of the cart's bundles carries while its bundle is complete (issue 19). A bundle's lines
+ * (group `bundle:<id>`) form as many complete bundles as the slots can all be filled: every unit of a line fills a
+ * slot that offers its product (a variation's parent), and the count is the largest `n` for which each slot gets `n`
+ * units. Only the units in those complete bundles are discounted: a line's `discountPercent` is the bundle's percent
+ * times the share of its units in complete bundles (all of them: the percent itself; none: no discount). So
+ * removing a line leaves the rest at full price, lowering one line's quantity below the others' discounts only the
+ * units still matched, and raising one line's quantity leaves its extra units at full price. Lines in `excluded`
+ * (the platform left them out of the priced cart) fill nothing. A group whose bundle is not configured is left as it
+ * is. Answers the cart itself when no line changes.
+ */
+export function repriceBundleLines (cart: CartData, bundles: readonly BundleDefinition[], excluded: ReadonlySet<string> = new Set()): CartData {
+  const percents = new Map<string, number>()
+  for (const bundle of bundles) {
+    const group = bundleGroup(bundle.id)
+    const lines = cart.lines.filter((line) => line.group === group)
+    if (lines.length === 0) continue
+    const filled = completeUnits(bundle, lines.filter((line) => !excluded.has(line.key)))
+    for (const line of lines) {
+      const units = filled.get(line.key) ?? 0
+      percents.set(line.key, units === line.quantity ? bundle.discount_percent : Math.round(bundle.discount_percent * units / line.quantity * 10_000) / 10_000)
+    }
+  }
+  let changed = false
+  const lines = cart.lines.map((line) => {
+    const percent = percents.get(line.key)
+    if (percent === undefined || (line.discountPercent ?? 0) === percent) return line
+    changed = true
+    const { discountPercent: _dropped, ...rest } = line
+    return percent > 0 ? { ...rest, discountPercent: percent } : rest
+  })
+  return changed ? { ...cart, lines } : cart
+}
+
+/**
+ * Units of each line that fill complete bundles: the largest `n` such that every slot gets `n` units from lines whose
+ * product it offers (a small max-flow: lines → slots → sink with capacity `n`), and the flow of each line at it.
+ */
+function completeUnits (bundle: BundleDefinition, lines: readonly CartLine[]): Map<string, number> {
+  const offers = lines.map((line) => bundle.slots.flatMap((slot, index) => slot.product_ids.includes(line.productId) ? [index] : []))
+  const upper = Math.min(...bundle.slots.map((_, slot) => lines.reduce((sum, line, i) => offers[i]!.includes(slot) ? sum + line.quantity : sum, 0)))
+  for (let n = upper; n > 0; n--) {
+    const flow = assign(lines.map((line) => line.quantity), offers, bundle.slots.length, n)
+    if (flow !== null) return new Map(lines.map((line, i) => [line.key, flow[i]!]))
+  }
+  return new Map()
+}
+
+/** Per line, the units sent when every slot receives exactly `n` units, or null when that is impossible. */
+function assign (supply: readonly number[], offers: readonly number[][], slotCount: number, n: number): number[] | null {
+  // used[i][s]: units of line i given to slot s. Augmenting paths alternate line → slot (forward) and slot → line (back).
+  const used = supply.map(() => new Array<number>(slotCount).fill(0))
+  const left = [...supply]
+  const need = new Array<number>(slotCount).fill(n)
+  const augment = (slot: number, seen: Set<number>): number | null => {
+    // Finds a line with units left that can reach `slot`, possibly by moving another line's unit elsewhere.
+    for (let i = 0; i < supply.length; i++) {
+      if (!offers[i]!.includes(slot) || seen.has(i)) continue
+      seen.add(i)
+      if (left[i]! > 0) { left[i]!--; used[i]![slot]!++; return i }
+      for (const other of offers[i]!) {
+        if (other === slot || used[i]![other]! === 0) continue
+        if (augment(other, seen) !== null) { used[i]![other]!--; used[i]![slot]!++; return i }
+      }
+    }
+    return null
+  }
+  for (let slot = 0; slot < slotCount; slot++) {
+    while (need[slot]! > 0) {
+      if (augment(slot, new Set()) === null) return null
+      need[slot]!--
+    }
+  }
+  return used.map((row) => row.reduce((sum, units) => sum + units, 0))
 }

@@ -49,7 +49,14 @@ export const AddBundleBody = Type.Object({
     minItems: 1,
     maxItems: 20,
     description: 'One product per slot, in slot order: `product_ids[i]` fills slot `i`.'
-  })
+  }),
+  variations: Type.Optional(Type.Array(Type.Object({
+    slot: Type.Integer({ minimum: 0, maximum: 19, description: 'The slot filled with a variable product.' }),
+    attributes: Type.Array(Type.Object({
+      attribute: Type.String({ minLength: 1, maxLength: 100 }),
+      value: Type.String({ maxLength: 200 })
+    }, closed), { maxItems: 20, description: 'The chosen attributes, as the Store API\'s `variation`.' })
+  }, closed), { maxItems: 20, description: 'The attribute choices of the slots filled with variable products.' }))
 }, closed)
 
 export const publicErrors = { 400: ErrorBody, 403: ErrorBody, 503: ErrorBody } as const

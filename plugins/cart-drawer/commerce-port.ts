@@ -162,7 +162,10 @@ export interface Viewer {
 
 /**
  * Told after every cart change, with the new state: returns the keys of lines that must go (for example add-ons
- * whose conditions no longer hold), which are then removed in a second write.
+ * whose conditions no longer hold), which are then removed in a second write. After a non-empty answer the host
+ * answers the cart as that second write leaves it; a key no line has removes nothing. A reconciler that changed the
+ * cart itself through `changeAsService` (the bundles re-pricing their lines) answers such a key, so the change's
+ * answer is the re-priced cart.
  */
 export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
 

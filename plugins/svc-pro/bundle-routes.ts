@@ -6,14 +6,13 @@ import { cartErrors } from '../../schemas/svc-free.ts'
 import { AddBundleBody, BundleCompanionsSchema, BundleConfigsSchema, CompanionsQuery, publicErrors } from '../../schemas/svc-pro-bundles.ts'
 import { perMinute } from '../security/index.ts'
 import { cartKeyOf, changeCart, viewerOf } from '../svc-free/index.ts'
-import { BundleBuilder } from './bundles.ts'
+import type { BundleBuilder } from './bundles.ts'
 
 const tags = ['svc']
 
 /** `bundle-builder/configs` (public, cacheable), `bundle-builder/companions` and `bundle-builder/add`. */
-export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
+export const proBundleRoutes = (bundles: BundleBuilder): FastifyPluginAsync => async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
-  const bundles = new BundleBuilder(fastify)
 
   app.get('/bundle-builder/configs', {
     config: { svc: { edition: 'pro', access: 'public' } },
@@ -47,10 +46,13 @@ export const proBundleRoutes: FastifyPluginAsync = async (fastify) => {
       description: 'One product per slot, in slot order. Every line is added with the bundle\'s discount in one transaction, or none: ' +
         'an unknown bundle is a 404 `svc_bundle_not_found`; a wrong selection a 400 `svc_bundle_invalid` (`data.reason`: ' +
         '`slot_count`, `duplicate`, `not_in_slot`); an unavailable product a 400 `svc_product_not_addable`, and a product the cart ' +
-        'refuses (stock, quantity limits) the platform\'s error with `data.product_id`. Adding the same bundle again raises its lines\' quantities.',
+        'refuses (stock, quantity limits) the platform\'s error with `data.product_id`. Adding the same bundle again raises its lines\' quantities. ' +
+        'A slot filled with a variable product takes the shopper\'s attributes in `variations` (`{slot, attributes: [{attribute, value}]}`), ' +
+        'checked as the Store API checks an add (a missing or contradicting attribute: 400 with the Store API\'s reason). ' +
+        'The discount applies only while the bundle is complete: after every cart change, only the units that still fill every slot keep it.',
       body: AddBundleBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
   }, async (request) => changeCart(fastify, request, () =>
-    bundles.add(cartKeyOf(request), request.body.bundle_id, request.body.product_ids, viewerOf(request))))
+    bundles.add(cartKeyOf(request), request.body.bundle_id, request.body.product_ids, viewerOf(request), request.body.variations)))
 }

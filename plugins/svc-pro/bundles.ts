@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  addBundleLines, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, validateBundleSelection,
-  type BundleDefinition
+  addBundleLines, BUNDLE_GROUP_PREFIX, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, repriceBundleLines,
+  resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleVariation
 } from '../../domain/bundles.ts'
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
@@ -11,10 +11,23 @@ import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>
 
+/** A variable member's attribute choice in `bundle-builder/add`: the slot it fills and the attributes. */
+export interface BundleVariationChoice {
+  slot: number
+  attributes: ReadonlyArray<{ attribute: string, value: string }>
+}
+
+/**
+ * A key no cart line has (line keys are 32 hex characters): what the bundles' reconciler answers after it re-priced
+ * the cart itself, so the host's second write removes nothing and it answers the cart as it then stands.
+ */
+export const REPRICED = 'svc:bundles-repriced'
+
 /**
  * The bundle builder: bundle definitions from the settings, offered with the products that can fill their slots
  * now, and added to a cart as discounted lines in one transaction. Bundle lines are ordinary lines for the shopper
- * (not locked): they keep their discount when the shopper changes or removes other lines of the bundle.
+ * (not locked); after every cart change `reconcile` re-prices them, so a bundle's discount applies only to the
+ * units that still form complete bundles (domain/bundles.ts `repriceBundleLines`).
  */
 export class BundleBuilder {
   readonly #fastify: FastifyInstance
@@ -80,14 +93,59 @@ export class BundleBuilder {
    * `POST bundle-builder/add`: checks the selection, then adds every line in one transaction, or none. The products
    * are read before the cart's write lock (a storage call inside it would wait on the lock).
    */
-  async add (cartKey: string, bundleId: string, productIds: readonly number[], viewer: Viewer): Promise<CartState> {
+  async add (cartKey: string, bundleId: string, productIds: readonly number[], viewer: Viewer, choices: readonly BundleVariationChoice[] = []): Promise<CartState> {
     const selection = validateBundleSelection(await this.#configured(), bundleId, productIds)
     if (!selection.ok) throw svcError(selection.error)
     const products: Map<number, Product> = await this.#fastify.commerce.getProducts(productIds)
+    const variations = await this.#variations(products, productIds, choices)
     return this.#fastify.commerce.carts.changeAsService(cartKey, viewer, (data) => {
-      const added = addBundleLines(data, selection.value, products, viewer)
+      const added = addBundleLines(data, selection.value, products, viewer, variations)
       if (!added.ok) throw new CartActionError(added.error)
       return added.value
     })
+  }
+
+  /** The variation each variable member's attributes choose (by slot), checked as the Store API checks an add. */
+  async #variations (products: ReadonlyMap<number, Product>, productIds: readonly number[], choices: readonly BundleVariationChoice[]): Promise<Map<number, BundleVariation>> {
+    const chosen = new Map<number, Record<string, string>>()
+    for (const choice of choices) {
+      const parent = products.get(productIds[choice.slot] ?? 0)
+      if (choice.slot >= productIds.length || parent?.type !== 'variable') {
+        throw restError('svc_invalid_params', `Slot ${choice.slot} is not filled with a variable product: it takes no attributes.`, { params: { variations: `slot ${choice.slot} takes no attributes` } })
+      }
+      chosen.set(choice.slot, Object.fromEntries(choice.attributes.map(({ attribute, value }) => [attribute, value])))
+    }
+    const resolved = new Map<number, BundleVariation>()
+    const parents = productIds.map((id, slot) => ({ slot, parent: products.get(id) })).filter(({ parent }) => parent?.type === 'variable')
+    if (parents.length === 0) return resolved
+    const all = await this.#fastify.commerce.getProducts(parents.flatMap(({ parent }) => parent!.variationIds))
+    for (const { slot, parent } of parents) {
+      const result = resolveBundleVariation(parent!, parent!.variationIds.flatMap((id) => all.get(id) ?? []), chosen.get(slot) ?? {})
+      if (!result.ok) throw new CartActionError({ ...result.error, data: { ...result.error.data, product_id: parent!.id, slot } })
+      resolved.set(slot, result.value)
+    }
+    return resolved
+  }
+
+  /**
+   * After every cart change (the commerce port's `reconcile` hook): the bundle lines' discounts as the bundles' rules
+   * say now. When some line's discount must change, the cart is re-priced in a write of its own (computed again under
+   * the cart's lock) and `REPRICED` is answered, so the host answers the re-priced cart. Lines the platform left out of
+   * the priced cart fill no slot. A failed write is logged and the change stands (the next change re-prices).
+   */
+  async reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
+    const data = state.stored?.data
+    if (data === undefined || !data.lines.some((line) => line.group?.startsWith(BUNDLE_GROUP_PREFIX))) return new Set()
+    const bundles = await this.#configured()
+    const priced = new Set(state.priced.lines.map(({ line }) => line.key))
+    const excluded = new Set(data.lines.filter((line) => !priced.has(line.key)).map((line) => line.key))
+    if (repriceBundleLines(data, bundles, excluded) === data) return new Set()
+    try {
+      await this.#fastify.commerce.carts.changeAsService(state.key, viewer, (current) => repriceBundleLines(current, bundles, excluded))
+    } catch (error) {
+      this.#fastify.log.warn({ err: error, cart: state.key }, 'bundles: re-pricing the cart failed')
+      return new Set()
+    }
+    return new Set([REPRICED])
   }
 }

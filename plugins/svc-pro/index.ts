@@ -3,6 +3,7 @@ import { proAdminRoutes } from './admin-routes.ts'
 import { proAnalyticsRoutes } from './analytics-routes.ts'
 import { proBundleRoutes } from './bundle-routes.ts'
 import { proDrawerRoutes } from './drawer-routes.ts'
+import { BundleBuilder } from './bundles.ts'
 import { addonLineKeys, SmartAddons } from './smart-addons.ts'
 import { restErrorHandler } from '../../errors/index.ts'
 
@@ -12,10 +13,12 @@ import { restErrorHandler } from '../../errors/index.ts'
  */
 export const svcProPlugin = fp(async (fastify) => {
   const addons = new SmartAddons(fastify)
+  const bundles = new BundleBuilder(fastify)
   const { carts } = fastify.commerce
   const removeHooks = [
     carts.addHook('lockedLines', addonLineKeys),
-    carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer))
+    carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer)),
+    carts.addHook('reconcile', (state, viewer) => bundles.reconcile(state, viewer))
   ]
   fastify.addHook('onClose', async () => { for (const remove of removeHooks) remove() })
   await fastify.register(async (svc) => {
@@ -23,6 +26,6 @@ export const svcProPlugin = fp(async (fastify) => {
     await svc.register(proDrawerRoutes(addons))
     await svc.register(proAdminRoutes)
     await svc.register(proAnalyticsRoutes)
-    await svc.register(proBundleRoutes)
+    await svc.register(proBundleRoutes(bundles))
   }, { prefix: `${fastify.commerce.restRoot}svc/v1` })
 }, { name: 'svc-pro', fastify: '5.x', dependencies: ['svc-free'] })

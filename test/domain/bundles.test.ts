@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import {
-  addBundleLines, bundleGroup, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, validateBundleSelection,
-  type BundleDefinition, type BundleSelection
+  addBundleLines, bundleGroup, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, repriceBundleLines,
+  resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleSelection
 } from '../../domain/bundles.ts'
 import { addToCart, emptyCart } from '../../domain/cart.ts'
 import type { CartData, Product } from '../../domain/types.ts'
@@ -91,7 +91,9 @@ test('isBundleProductAvailable: simple, published, purchasable by anyone, in sto
   t.notOk(isBundleProductAvailable(makeProduct({ regularPrice: null })), 'no price')
   t.notOk(isBundleProductAvailable(makeProduct({ stockStatus: 'outofstock' })), 'out of stock')
   t.notOk(isBundleProductAvailable(makeProduct({ manageStock: true, stockQuantity: 0 })), 'no stock left, no backorders')
-  t.notOk(isBundleProductAvailable(makeVariableParent()), 'a variable product')
+  t.ok(isBundleProductAvailable(makeVariableParent()), 'a published variable product with variations (the shopper chooses one)')
+  t.notOk(isBundleProductAvailable(makeVariableParent({ variationIds: [] })), 'a variable product without variations')
+  t.notOk(isBundleProductAvailable(makeVariableParent({ status: 'draft' })), 'a draft variable product')
   t.notOk(isBundleProductAvailable(makeVariation()), 'a variation')
 })
 
@@ -201,4 +203,83 @@ test('addBundleLines: all or nothing', async (t) => {
     'sold individually and already in the cart')
   const rules = catalog(...products.values(), makeProduct({ id: 4, name: 'Pencil', quantityRules: { minimum: 2 } }))
   t.match(refused(emptyCart(), [1, 4, 5], rules), { reason: 'quantity_below_minimum', data: { product_id: 4 } }, 'a minimum quantity of 2')
+})
+
+/** A bundle line of `KIT` (group `bundle:kit`, 15 % as added). */
+const kitLine = (productId: number, quantity: number, discountPercent: number | undefined = 15, variationId = 0) => ({
+  key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, variation: {}, quantity, group: 'bundle:kit', ...(discountPercent === undefined ? {} : { discountPercent })
+})
+const percents = (cart: CartData) => cart.lines.map((line) => [line.productId, line.quantity, line.discountPercent])
+
+test('repriceBundleLines: the discount only on the units that form complete bundles', async (t) => {
+  const complete: CartData = { lines: [kitLine(1, 1), kitLine(3, 1), kitLine(5, 1)], coupons: [] }
+  t.equal(repriceBundleLines(complete, BUNDLES), complete, 'complete: unchanged, the same object')
+
+  const broken = { ...complete, lines: [kitLine(1, 1), kitLine(5, 1)] }
+  t.same(percents(repriceBundleLines(broken, BUNDLES)), [[1, 1, undefined], [5, 1, undefined]], 'a slot left empty: no discount on the rest')
+  t.same(percents(repriceBundleLines(repriceBundleLines(broken, BUNDLES), BUNDLES)), [[1, 1, undefined], [5, 1, undefined]], 'stable')
+
+  const restored = { ...complete, lines: [kitLine(1, 1, undefined), kitLine(5, 1, undefined), kitLine(3, 1)] }
+  t.same(percents(repriceBundleLines(restored, BUNDLES)), [[1, 1, 15], [5, 1, 15], [3, 1, 15]], 'the slot filled again: the discount is back')
+
+  const raised = { ...complete, lines: [kitLine(1, 2), kitLine(3, 1), kitLine(5, 1)] }
+  t.same(percents(repriceBundleLines(raised, BUNDLES)), [[1, 2, 7.5], [3, 1, 15], [5, 1, 15]], 'one more mug: the extra mug at full price (half the line)')
+
+  const two = { ...complete, lines: [kitLine(1, 2), kitLine(3, 2), kitLine(5, 2)] }
+  t.equal(repriceBundleLines(two, BUNDLES), two, 'two of every slot: two complete bundles')
+  const lowered = { ...complete, lines: [kitLine(1, 2), kitLine(3, 2), kitLine(5, 1)] }
+  t.same(percents(repriceBundleLines(lowered, BUNDLES)), [[1, 2, 7.5], [3, 2, 7.5], [5, 1, 15]], 'one pad less: one complete bundle')
+
+  const threeOfOne = { ...complete, lines: [kitLine(1, 3), kitLine(3, 1), kitLine(5, 1)] }
+  t.same(percents(repriceBundleLines(threeOfOne, BUNDLES)), [[1, 3, 5], [3, 1, 15], [5, 1, 15]], 'a third of the mugs')
+
+  const mixed = { ...complete, lines: [kitLine(1, 1), kitLine(2, 1), kitLine(3, 1), kitLine(4, 1), kitLine(5, 2)] }
+  t.equal(repriceBundleLines(mixed, BUNDLES), mixed, 'two bundles made of different choices for a slot')
+
+  t.same(percents(repriceBundleLines(complete, BUNDLES, new Set([kitLine(3, 1).key]))), [[1, 1, undefined], [3, 1, undefined], [5, 1, undefined]],
+    'a line the platform left out of the priced cart fills nothing')
+
+  const unknown: CartData = { lines: [{ ...kitLine(1, 1), group: 'bundle:gone' }], coupons: [] }
+  t.equal(repriceBundleLines(unknown, BUNDLES), unknown, 'a bundle no longer configured: left as it is')
+  const other: CartData = { lines: [{ ...kitLine(1, 1), group: undefined }], coupons: [] }
+  t.equal(repriceBundleLines(other, BUNDLES), other, 'ordinary lines are not touched')
+})
+
+test('repriceBundleLines: a product offered by two slots fills the one the others leave free', async (t) => {
+  const either: BundleDefinition = { id: 'kit', title: 'Either', description: '', discount_percent: 20, slots: [{ label: 'A', product_ids: [1, 2] }, { label: 'B', product_ids: [1, 3] }] }
+  const cart: CartData = { lines: [kitLine(2, 1, 20), kitLine(1, 1, 20)], coupons: [] }
+  t.equal(repriceBundleLines(cart, [either]), cart, '2 fills A, 1 fills B')
+  const moved: CartData = { lines: [kitLine(1, 1, 20), kitLine(2, 1, 20)], coupons: [] }
+  t.equal(repriceBundleLines(moved, [either]), moved, '1 first takes A, then moves to B for 2')
+  const both: CartData = { lines: [kitLine(1, 1, 20), kitLine(3, 1, 20)], coupons: [] }
+  t.equal(repriceBundleLines(both, [either]), both)
+})
+
+test('variable members: the chosen variation goes in as the bundle\'s line; no choice, or a wrong one, adds nothing', async (t) => {
+  const parent = makeVariableParent()
+  const red = makeVariation()
+  const blue = makeVariation({ id: 12, name: 'T-shirt - Blue, any size', variationAttributes: { pa_color: 'Blue', pa_size: '' } })
+  const tee: BundleDefinition = { id: 'tee', title: 'Tee and mug', description: '', discount_percent: 10, slots: [{ label: 'Tee', product_ids: [10] }, { label: 'Mug', product_ids: [1] }] }
+  const selection = validateBundleSelection([tee], 'tee', [10, 1])
+  if (!selection.ok) throw new Error('valid selection')
+  const all = catalog(parent, red, blue, makeProduct({ id: 1, name: 'Mug', regularPrice: 1000 }))
+
+  const chosen = resolveBundleVariation(parent, [red, blue], { pa_color: 'Blue', pa_size: 'M' })
+  if (!chosen.ok) throw new Error(chosen.error.message)
+  t.equal(chosen.value.product.id, 12)
+  t.same(chosen.value.variation, { pa_color: 'Blue', pa_size: 'M' }, 'the open size as chosen')
+  const added = addBundleLines(emptyCart(), selection.value, all, undefined, new Map([[0, chosen.value]]))
+  if (!added.ok) throw new Error(added.error.message)
+  t.same(added.value.lines.map(({ productId, variationId, variation, group, discountPercent }) => ({ productId, variationId, variation, group, discountPercent })), [
+    { productId: 10, variationId: 12, variation: { pa_color: 'Blue', pa_size: 'M' }, group: 'bundle:tee', discountPercent: 10 },
+    { productId: 1, variationId: 0, variation: {}, group: 'bundle:tee', discountPercent: 10 }
+  ])
+  t.equal(repriceBundleLines(added.value, [tee]), added.value, 'the variation fills its parent\'s slot: complete')
+
+  const missing = addBundleLines(emptyCart(), selection.value, all)
+  t.equal(!missing.ok && missing.error.reason, 'variation_attribute_missing', 'no choice for the variable member')
+  const open = resolveBundleVariation(parent, [red, blue], { pa_color: 'Blue' })
+  t.notOk(open.ok, 'an open attribute left unchosen is refused, as the Store API refuses it')
+  const contradicting = resolveBundleVariation(parent, [red, blue], { pa_color: 'Green', pa_size: 'S' })
+  t.notOk(contradicting.ok, 'a value the product does not offer')
 })

@@ -113,7 +113,7 @@ onEveryBackend('the bundle routes in the OpenAPI document, and real bodies match
   }
   t.same(operation('companions', 'get').parameters.map((parameter: Json) => `${parameter.in}:${parameter.name}:${parameter.required}`), ['query:product_id:true'])
   const body = dereference(document, operation('add', 'post').requestBody.content['application/json'].schema)
-  t.same(Object.keys(body.properties), ['bundle_id', 'product_ids'])
+  t.same(Object.keys(body.properties), ['bundle_id', 'product_ids', 'variations'])
   t.same(body.required, ['bundle_id', 'product_ids'])
   t.ok(problems(body, { bundle_id: 'starter', product_ids: [101, 102], extra: 1 }).length > 0, 'the published body is closed')
   t.ok(schemaOf('add', 'post', '404'), 'add: 404 documented')

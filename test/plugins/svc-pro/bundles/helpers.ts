@@ -53,8 +53,8 @@ export const DEMO_BUNDLES = [
     title: 'Sold out',
     description: 'Nothing in the first slot can be added now.',
     discount_percent: 50,
-    // 109 out of stock, 106 variable, 1061 a variation, 119 no price, 115 private, 114 draft.
-    slots: [{ label: 'Nothing', product_ids: [109, 106, 1061, 119, 115, 114] }, { label: 'Cap', product_ids: [103] }]
+    // 109 out of stock, 1061 a variation, 119 no price, 115 private, 114 draft.
+    slots: [{ label: 'Nothing', product_ids: [109, 1061, 119, 115, 114] }, { label: 'Cap', product_ids: [103] }]
   }
 ]
 
