@@ -65,6 +65,8 @@ export const batchRoute: FastifyPluginAsync = async (fastify) => {
       const own: Record<string, string> = {}
       for (const [name, value] of Object.entries(sub.headers ?? {})) own[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
       const answer = await fastify.inject({
+        // From the batch's client, so each sub-request counts against that client's rate limits (not the loopback's).
+        remoteAddress: request.ip,
         method: sub.method ?? 'POST',
         url: `${root}/${sub.path.replace(/^\/+/, '')}`,
         headers: { ...own, ...shared, 'cart-token': cartToken, 'content-type': 'application/json' },
