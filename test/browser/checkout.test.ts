@@ -178,7 +178,7 @@ browserTest('the storefront\'s cart, checkout and order pages', async (t) => {
     await page.waitForSelector('#storefront-cart[data-ready="true"]', { state: 'attached' })
     await page.getByLabel('Quantity of Long Sleeve Tee').fill('2')
     await page.getByLabel('Quantity of Long Sleeve Tee').press('Enter')
-    await page.waitForFunction('document.querySelector(".product-subtotal")?.textContent === "$50.00"')
+    await page.waitForFunction(() => document.querySelector('.product-subtotal')?.textContent === '$50.00')
     await page.getByLabel('Coupon code').fill('fiver')
     await page.getByRole('button', { name: 'Apply coupon' }).click()
     await page.waitForSelector('.applied-coupons')
@@ -209,7 +209,7 @@ browserTest('the storefront\'s cart, checkout and order pages', async (t) => {
     const product = (await storage.getProduct(108))!
     await storage.upsertProducts([{ ...product, stockQuantity: 1 }])
     await page.click('#place-order')
-    await page.waitForFunction('document.querySelector("#checkout-error")?.textContent.includes("stock")')
+    await page.waitForFunction(() => document.querySelector('#checkout-error')?.textContent?.includes('stock') === true)
     t.match(await page.textContent('#checkout-error'), /Long Sleeve Tee/, 'the out-of-stock refusal is shown')
     t.equal(await page.getAttribute('#billing_email', 'aria-invalid'), null, 'the earlier mark is gone')
     t.match(page.url(), /\/checkout\/$/)
