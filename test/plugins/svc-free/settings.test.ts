@@ -98,7 +98,7 @@ onEveryBackend('settings routes', async (t, free) => {
 
     t.equal((await save(free, { recommendations: { source: 'manual', manual_ids: [104, 102, 105] } })).statusCode, 200)
     const lists = await save(free, { recommendations: { manual_ids: [107] } })
-    t.same(lists.json().settings.recommendations, { enabled: true, source: 'manual', manual_ids: [107], limit: 4 }, 'a list is replaced, not merged')
+    t.same(lists.json().settings.recommendations, { enabled: true, source: 'manual', manual_ids: [107], limit: 4, rules: [], fallbacks: [] }, 'a list is replaced, not merged')
 
     const nothing = await save(free, {})
     t.equal(nothing.statusCode, 200, 'an empty change is a save')
