@@ -4,6 +4,8 @@ import type { Address, BillingAddress, CartCustomer } from '../../../domain/type
 import { RestError } from '../../../errors/index.ts'
 import { CartOnlyResponses, ExtensionsBody, SelectShippingRateBody, UpdateCustomerBody } from '../../../schemas/store-api-cart-routes.ts'
 import { cartResponder } from './cart-responder.ts'
+import { fromWireAddress } from './address-wire.ts'
+import { countryName } from '../../../domain/checkout.ts'
 
 type AddressInput = Partial<Record<'first_name' | 'last_name' | 'company' | 'address_1' | 'address_2' | 'city' | 'state' | 'postcode' | 'country' | 'phone' | 'email', string>>
 
@@ -65,18 +67,11 @@ const US_STATES: Record<string, string> = {
   AE: 'Armed Forces (AE)',
   AP: 'Armed Forces (AP)'
 }
-const regions = new Intl.DisplayNames(['en'], { type: 'region' })
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
-/** Whether `code` is an ISO 3166-1 alpha-2 country code the runtime knows. */
+/** Whether `code` is an ISO 3166-1 alpha-2 country code (the checkout's rule). */
 function isCountry (code: string): boolean {
-  if (!/^[A-Z]{2}$/.test(code)) return false
-  try {
-    const name = regions.of(code)
-    return name !== undefined && name !== code && name !== 'Unknown Region'
-  } catch {
-    return false
-  }
+  return countryName(code) !== undefined
 }
 
 function invalidParam (param: string, reason: string): RestError {
@@ -88,18 +83,8 @@ function invalidParam (param: string, reason: string): RestError {
  * United States a known state (its name becomes its code) and a ZIP code, and a valid e-mail on the billing address.
  */
 function normaliseAddress (param: string, input: AddressInput, current: Address): Address {
-  const next: Address = {
-    firstName: input.first_name ?? current.firstName,
-    lastName: input.last_name ?? current.lastName,
-    company: input.company ?? current.company,
-    address1: input.address_1 ?? current.address1,
-    address2: input.address_2 ?? current.address2,
-    city: input.city ?? current.city,
-    state: input.state ?? current.state,
-    postcode: input.postcode ?? current.postcode,
-    country: (input.country ?? current.country).trim().toUpperCase(),
-    phone: input.phone ?? current.phone
-  }
+  const merged = fromWireAddress(input, current)
+  const next: Address = { ...merged, country: merged.country.trim().toUpperCase() }
   if (next.country !== '' && !isCountry(next.country)) {
     throw invalidParam(param, 'Invalid country code provided. Must be an ISO 3166-1 alpha-2 code.')
   }

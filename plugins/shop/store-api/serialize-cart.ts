@@ -1,4 +1,5 @@
-import { PAYMENT_METHODS } from '../../../domain/checkout.ts'
+import { EMPTY_ADDRESS, EMPTY_BILLING, PAYMENT_METHODS } from '../../../domain/checkout.ts'
+import { toWireAddress, toWireBilling } from './address-wire.ts'
 import { lowStockRemaining } from '../../../domain/catalog.ts'
 import { chosenShippingRate, FLAT_RATE, offeredShippingRates } from '../../../domain/totals.ts'
 import { taxOn } from '../../../domain/rounding.ts'
@@ -9,38 +10,13 @@ import type { ExtendSchema } from './extend-schema.ts'
 import { amount, currencyBlock } from './money.ts'
 import { permalink, serializeImages, serializePrices, serializeProduct, type SerializeContext } from './serialize-product.ts'
 
-const emptyAddress = {
-  first_name: '',
-  last_name: '',
-  company: '',
-  address_1: '',
-  address_2: '',
-  city: '',
-  state: '',
-  postcode: '',
-  country: '',
-  phone: ''
-}
-
-/** An address in the Store API's shape (snake_case keys, WooCommerce's order). */
+/** An address in the Store API's shape (snake_case keys, WooCommerce's order); all empty when none is given. */
 export function serializeAddress (address: Address | undefined) {
-  if (address === undefined) return emptyAddress
-  return {
-    first_name: address.firstName,
-    last_name: address.lastName,
-    company: address.company,
-    address_1: address.address1,
-    address_2: address.address2,
-    city: address.city,
-    state: address.state,
-    postcode: address.postcode,
-    country: address.country,
-    phone: address.phone
-  }
+  return toWireAddress(address ?? EMPTY_ADDRESS)
 }
 
 export function serializeBillingAddress (address: BillingAddress | undefined) {
-  return { ...serializeAddress(address), email: address?.email ?? '' }
+  return toWireBilling(address ?? EMPTY_BILLING)
 }
 
 /** A coupon of the cart as `cart/coupons` answers it (and as the cart lists it). */
