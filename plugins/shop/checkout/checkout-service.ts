@@ -62,15 +62,6 @@ export class CheckoutService {
     this.#now = now
   }
 
-  /** Stores addresses (and nothing else) on the cart: `PUT checkout`. Returns the cart's customer afterwards. */
-  async updateCustomer (cartKey: string, change: (current: CartCustomer) => CartCustomer): Promise<CartCustomer> {
-    const { cart } = await this.#storage.updateCart(cartKey, (current) => {
-      const customer = change(cartCustomer(current.data))
-      return { data: { ...current.data, customer }, result: null }
-    })
-    return cartCustomer(cart.data)
-  }
-
   async placeOrder (cartKey: string, viewer: Viewer, request: CheckoutRequest): Promise<Order> {
     try {
       const { result } = await this.#storage.updateCart(cartKey, async (current) => this.#place(current, viewer, request))

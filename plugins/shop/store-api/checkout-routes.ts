@@ -1,24 +1,29 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { findPaymentMethod } from '../../../domain/checkout.ts'
+import { EMPTY_ADDRESS, EMPTY_BILLING, findPaymentMethod } from '../../../domain/checkout.ts'
 import { RestError } from '../../../errors/index.ts'
 import { CheckoutBody, CheckoutResponses, CheckoutUpdateBody, type StoreApiCheckoutBody } from '../../../schemas/store-api-checkout.ts'
 import { cartCustomer } from '../checkout/checkout-service.ts'
 import { serializePlacedOrder } from '../checkout/serialize-order.ts'
-import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
+import { cartResponder } from './cart-responder.ts'
 import { fromWireAddress, fromWireBilling, toWireAddress, toWireBilling } from './address-wire.ts'
-import type { CartCustomer } from '../../../domain/types.ts'
+import type { CartCustomer, CartData } from '../../../domain/types.ts'
+
+const EMPTY_CART: CartData = { lines: [], coupons: [] }
+const EMPTY_CUSTOMER: CartCustomer = { billing: EMPTY_BILLING, shipping: EMPTY_ADDRESS }
 
 /** `{restRoot}wc/store/v1/checkout`: the cart's checkout (GET: as it stands, PUT: update it, POST: place the order). */
 export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const { shop } = fastify
 
+  const cart = cartResponder(fastify)
+
+  /** The request's cart and viewer; the answer names the cart (its `Cart-Token`). */
   async function session (request: FastifyRequest, reply: FastifyReply) {
-    const key = await resolveCartKey(request, reply, shop)
-    const viewer = await requestViewer(request, shop.auth)
-    reply.header('Cart-Token', shop.cartTokens.sign(key))
-    return { key, viewer }
+    const found = await cart.session(request, reply)
+    reply.header('Cart-Token', shop.cartTokens.sign(found.key))
+    return found
   }
 
   /** The checkout before an order is placed: the cart's addresses, no order yet. */
@@ -49,8 +54,8 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }, async (request, reply) => {
     const { key, viewer } = await session(request, reply)
-    const cart = await shop.storage.getCart(key)
-    return draft(cartCustomer(cart?.data ?? { lines: [], coupons: [] }), viewer.userId ?? null)
+    const stored = await shop.storage.getCart(key)
+    return draft(cartCustomer(stored?.data ?? EMPTY_CART), viewer.userId ?? null)
   })
 
   app.put('/checkout', {
@@ -70,11 +75,11 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
     if (method !== '' && findPaymentMethod(method) === undefined) {
       throw new RestError('woocommerce_rest_checkout_payment_method_disabled', `The payment method "${method}" is not available.`, 400)
     }
-    const customer = await shop.checkout.updateCustomer(key, (current) => ({
+    const state = await shop.carts.updateCustomer(key, (current = EMPTY_CUSTOMER) => ({
       billing: billing ? fromWireBilling(billing, current.billing) : current.billing,
       shipping: shipping ? fromWireAddress(shipping, current.shipping) : current.shipping
-    }))
-    return draft(customer, viewer.userId ?? null, note, method)
+    }), viewer)
+    return draft(cartCustomer(state.stored?.data ?? EMPTY_CART), viewer.userId ?? null, note, method)
   })
 
   app.post('/checkout', {

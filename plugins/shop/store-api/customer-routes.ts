@@ -5,11 +5,9 @@ import { RestError } from '../../../errors/index.ts'
 import { CartOnlyResponses, ExtensionsBody, SelectShippingRateBody, UpdateCustomerBody } from '../../../schemas/store-api-cart-routes.ts'
 import { cartResponder } from './cart-responder.ts'
 import { fromWireAddress } from './address-wire.ts'
-import { countryName } from '../../../domain/checkout.ts'
+import { countryName, EMPTY_ADDRESS, EMPTY_BILLING } from '../../../domain/checkout.ts'
 
 type AddressInput = Partial<Record<'first_name' | 'last_name' | 'company' | 'address_1' | 'address_2' | 'city' | 'state' | 'postcode' | 'country' | 'phone' | 'email', string>>
-
-const EMPTY_ADDRESS: Address = { firstName: '', lastName: '', company: '', address1: '', address2: '', city: '', state: '', postcode: '', country: '', phone: '' }
 
 const US_STATES: Record<string, string> = {
   AL: 'Alabama',
@@ -129,7 +127,7 @@ export const customerRoutes: FastifyPluginAsync = async (fastify) => {
     if (billing !== undefined) normaliseAddress('billing_address', billing, EMPTY_ADDRESS)
     if (shipping !== undefined) normaliseAddress('shipping_address', shipping, EMPTY_ADDRESS)
     return cart.change(request, reply, (key, viewer) => shop.carts.updateCustomer(key, (current): CartCustomer => {
-      const currentBilling: BillingAddress = current?.billing ?? { ...EMPTY_ADDRESS, email: '' }
+      const currentBilling: BillingAddress = current?.billing ?? EMPTY_BILLING
       return {
         billing: billing === undefined
           ? currentBilling
