@@ -223,33 +223,27 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
     })
   })
 
-  fastify.get(STOREFRONT_CART_SCRIPT_PATH, {
-    schema: {
-      tags: ['storefront'],
-      operationId: 'getStorefrontCartScript',
-      summary: 'The cart and checkout pages\' script',
-      description: 'Changes the cart and places the order through the Store API (with its `Nonce`), served as a file so that the pages\' Content-Security-Policy allows no inline script.',
-      security: PUBLIC_SECURITY,
-      response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
-    }
-  }, async (_request, reply) => {
-    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300')
-    return STOREFRONT_CART_SCRIPT
-  })
+  /** A page script served as a file, so that the pages' Content-Security-Policy allows no inline script. */
+  function scriptRoute (path: string, operationId: string, summary: string, does: string, script: string): void {
+    fastify.get(path, {
+      schema: {
+        tags: ['storefront'],
+        operationId,
+        summary,
+        description: `${does}, served as a file so that the pages' Content-Security-Policy allows no inline script.`,
+        security: PUBLIC_SECURITY,
+        response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
+      }
+    }, async (_request, reply) => {
+      reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300')
+      return script
+    })
+  }
 
-  fastify.get(CLASSIC_SCRIPT_PATH, {
-    schema: {
-      tags: ['storefront'],
-      operationId: 'getStorefrontScript',
-      summary: 'The storefront\'s own page script',
-      description: 'The classic AJAX add to cart, the variation form and the login form of the demo storefront, served as a file so that the pages\' Content-Security-Policy allows no inline script.',
-      security: PUBLIC_SECURITY,
-      response: { 200: { description: 'The script (`text/javascript`).', type: 'string' } }
-    }
-  }, async (_request, reply) => {
-    reply.type('text/javascript; charset=utf-8').header('Cache-Control', 'public, max-age=300')
-    return CLASSIC_SCRIPT
-  })
+  scriptRoute(STOREFRONT_CART_SCRIPT_PATH, 'getStorefrontCartScript', 'The cart and checkout pages\' script',
+    'Changes the cart and places the order through the Store API (with its `Nonce`)', STOREFRONT_CART_SCRIPT)
+  scriptRoute(CLASSIC_SCRIPT_PATH, 'getStorefrontScript', 'The storefront\'s own page script',
+    'The classic AJAX add to cart, the variation form and the login form of the demo storefront', CLASSIC_SCRIPT)
 
   // Demo product pictures: a coloured tile with the product's slug, so the shop needs no image files.
   fastify.get<{ Params: { slug: string } }>('/images/:slug', { schema: { hide: true } }, async (request, reply) => {
