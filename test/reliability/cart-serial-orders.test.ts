@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
-import { buildApp } from '../../app.ts'
-import { demoShopConfig } from '../../seed/demo-config.ts'
-import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import { SITE_URL, STORE_API, TEST_SECRET } from '../helpers/app.ts'
+import { STORE_API } from '../helpers/app.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
+import { twoInstances } from '../helpers/two-instances.ts'
 
 /**
  * Every rule of a cart write is checked inside the cart's write lock, against the cart as it is then. Four
@@ -37,17 +34,7 @@ function signature (cart: Json): string {
 
 for (const backend of storageBackends()) {
   test(`conflicting cart writes through two instances end as one of their serial orders (${backend.name})`, { skip: backend.skip }, async (t) => {
-    const pair = await backend.createPair()
-    t.teardown(() => pair.dispose())
-    await seedDemoShop(pair.storages[0], SITE_URL)
-    const apps: FastifyInstance[] = []
-    for (const storage of pair.storages) {
-      const rateCounter = createMemoryRateCounter()
-      const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig })
-      t.teardown(async () => { await app.close(); await rateCounter.close() })
-      await app.ready()
-      apps.push(app)
-    }
+    const { apps } = await twoInstances(t, backend)
     let ip = 0
     const call = async (app: FastifyInstance, method: 'GET' | 'POST', path: string, token?: string, body?: Json) => {
       const response = await app.inject({

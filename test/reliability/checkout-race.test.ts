@@ -1,12 +1,8 @@
-import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
-import { buildApp } from '../../app.ts'
-import { demoShopConfig } from '../../seed/demo-config.ts'
-import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { makeProduct } from '../domain/fixtures.ts'
-import { SITE_URL, STORE_API, TEST_SECRET } from '../helpers/app.ts'
+import { STORE_API } from '../helpers/app.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
+import { twoInstances } from '../helpers/two-instances.ts'
 
 /**
  * The last item in stock, in 20 carts, checked out at the same moment through two instances on one database: exactly
@@ -21,19 +17,8 @@ const ADDRESS = { first_name: 'Ada', last_name: 'Lovelace', company: '', address
 
 for (const backend of storageBackends()) {
   test(`20 concurrent checkouts of the last item give exactly one order (${backend.name})`, { skip: backend.skip }, async (t) => {
-    const pair = await backend.createPair()
-    t.teardown(() => pair.dispose())
-    const [storage] = pair.storages
-    await seedDemoShop(storage, SITE_URL)
+    const { apps, storage } = await twoInstances(t, backend)
     await storage.upsertProducts([makeProduct({ id: LAST_ONE, name: 'Last Lamp', slug: 'last-lamp', regularPrice: 4000, manageStock: true, stockQuantity: 1 })])
-    const apps: FastifyInstance[] = []
-    for (const instance of pair.storages) {
-      const rateCounter = createMemoryRateCounter()
-      const app = await buildApp({ storage: instance, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig })
-      t.teardown(async () => { await app.close(); await rateCounter.close() })
-      await app.ready()
-      apps.push(app)
-    }
     const call = async (index: number, method: 'GET' | 'POST', path: string, token?: string, body?: Json) => {
       const response = await apps[index % 2]!.inject({
         method,

@@ -1,11 +1,8 @@
 import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
-import { buildApp } from '../../app.ts'
-import { demoShopConfig } from '../../seed/demo-config.ts'
-import { seedDemoShop } from '../../seed/seed.ts'
-import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import { SITE_URL, STORE_API, TEST_SECRET } from '../helpers/app.ts'
+import { STORE_API } from '../helpers/app.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
+import { twoInstances } from '../helpers/two-instances.ts'
 
 /**
  * A coupon's minimum spend is held against the cart as it is when the coupon is written, under the cart's write
@@ -20,17 +17,7 @@ const ROUNDS = 12
 
 for (const backend of storageBackends()) {
   test(`apply-coupon racing remove-item: the minimum spend is checked under the write lock (${backend.name})`, { skip: backend.skip }, async (t) => {
-    const pair = await backend.createPair()
-    t.teardown(() => pair.dispose())
-    await seedDemoShop(pair.storages[0], SITE_URL)
-    const apps: FastifyInstance[] = []
-    for (const storage of pair.storages) {
-      const rateCounter = createMemoryRateCounter()
-      const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig })
-      t.teardown(async () => { await app.close(); await rateCounter.close() })
-      await app.ready()
-      apps.push(app)
-    }
+    const { apps } = await twoInstances(t, backend)
     const [a, b] = apps as [FastifyInstance, FastifyInstance]
     const post = async (app: FastifyInstance, token: string | undefined, path: string, body: unknown) => {
       const response = await app.inject({ method: 'POST', url: `${STORE_API}/${path}`, headers: token ? { 'cart-token': token } : {}, payload: body as Json })
