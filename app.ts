@@ -1,5 +1,6 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { OneLineRequestLog } from './config/logger.ts'
+import { sharedSchemaController } from './config/schema-compilers.ts'
 import { defaultShopConfig } from './config/shop-config.ts'
 import type { ShopConfig } from './domain/types.ts'
 import { clientErrorHandler } from './errors/client-error.ts'
@@ -58,6 +59,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
     // One log line per request, when it is answered, instead of Fastify's two.
     logController: new OneLineRequestLog(),
+    // Each route's validators and serializers compiled once per process, not once per instance (issue 19's test speed).
+    schemaController: sharedSchemaController,
     ...options.fastify
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
@@ -119,11 +122,12 @@ export type { Storage, RateCounter } from './storage/types.ts'
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartExtension,
+  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards, CartExtension,
   FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './plugins/cart-drawer/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
-export { priceCart } from './domain/totals.ts'
+export { priceCart, rewardsEarned, type RewardEvaluator } from './domain/totals.ts'
+export { evaluateRewards, syncRewardGifts, type RewardOutcome, type RewardProgram } from './domain/rewards.ts'
 export { cartHash } from './domain/cart-hash.ts'
 export { addToCart, removeLines, setLineQuantity, normaliseCouponCode } from './domain/cart.ts'
 export { applyCoupon, removeCoupon } from './domain/coupons.ts'

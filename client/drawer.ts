@@ -1,11 +1,12 @@
 import type { DrawerPageConfig } from '../plugins/drawer-assets/page-config.ts'
 import type { DrawerConfig, LauncherSettings } from '../schemas/settings.ts'
+import type { BehaviourSettings } from '../schemas/settings-behaviour.ts'
 import { Analytics } from './analytics.ts'
 import { createAnnouncer } from './announce.ts'
 import { Api } from './api.ts'
 import { Dialog } from './dialog.ts'
 import { logicalSide, prefersReducedMotion } from './direction.ts'
-import { h, replaceKeepingFocus } from './dom.ts'
+import { h, replaceKeepingFocus, safeUrl } from './dom.ts'
 import { ApiError, describe } from './errors.ts'
 import { onAddedToCart } from './events.ts'
 import { cartFromFragments } from './fragment.ts'
@@ -15,7 +16,8 @@ import { renderBundles } from './render/bundles.ts'
 import { createCouponForm, renderAppliedCoupons, type CouponForm } from './render/coupons.ts'
 import { lineName, renderLines } from './render/lines.ts'
 import { renderRecommendations } from './render/products.ts'
-import { meterFor, renderAddons, renderMeter, renderSpotlight } from './render/pro.ts'
+import { renderAddons, renderSpotlight } from './render/pro.ts'
+import { renderRewards } from './render/rewards.ts'
 import { renderTotals } from './render/totals.ts'
 import { Store, type DrawerState } from './store.ts'
 import { applyTheme, injectStyles } from './styles.ts'
@@ -50,6 +52,9 @@ export class Drawer {
   readonly #i18n: I18n
   #drawerConfig: DrawerConfig
   #launcherSettings: LauncherSettings
+  /** The settings' `behaviour` (absent from an older page: as before it, without undo). */
+  #behaviour: BehaviourSettings | undefined
+  #undoTimer = 0
   #duration = 0
   /** Sections older than the cart (after a fragment): refreshed at the shopper's next step. */
   #stale = false
@@ -64,7 +69,7 @@ export class Drawer {
   readonly #count = h('bdi', { class: 'svc-meta', 'data-svc': 'count' })
   readonly #alert = h('div', { class: 'svc-alert', role: 'alert', 'data-svc': 'error', dir: 'auto' })
   readonly #lines: HTMLElement
-  readonly #meter: HTMLElement | null
+  readonly #meter: HTMLElement
   readonly #addons: HTMLElement | null
   readonly #spotlight: HTMLElement | null
   readonly #bundles: HTMLElement | null
@@ -72,6 +77,10 @@ export class Drawer {
   readonly #coupon: CouponForm
   readonly #totals = h('div', { 'data-svc': 'totals' })
   readonly #checkout: HTMLAnchorElement
+  /** After a remove: the line's name and an Undo button, for `behaviour.undo_seconds` (a status: it is read out). */
+  readonly #undo = h('div', { class: 'svc-undo', role: 'status', 'data-svc': 'undo' })
+  readonly #clear: HTMLButtonElement
+  readonly #cartLink: HTMLAnchorElement
   readonly #body: HTMLElement
   readonly #drawer: HTMLElement
   readonly #launcher: Launcher
@@ -92,11 +101,14 @@ export class Drawer {
     this.#analytics = new Analytics(this.#api, this.#pro && options.analytics !== false)
     this.#drawerConfig = config.drawerConfig
     this.#launcherSettings = config.launcher
-    this.#meter = this.#pro ? section('meter', i18n.t('meterTitle')) : null
+    this.#behaviour = config.behaviour
+    this.#meter = section('meter', i18n.t('rewardsTitle'))
     this.#addons = this.#pro ? section('addons') : null
     this.#spotlight = this.#pro ? section('spotlight') : null
     this.#bundles = this.#pro ? section('bundles') : null
-    this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: config.checkoutUrl, 'data-svc': 'checkout' }, i18n.t('checkout'))
+    this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: this.#checkoutUrl, 'data-svc': 'checkout' }, i18n.t('checkout'))
+    this.#cartLink = h('a', { class: 'svc-link', hidden: true }, i18n.t('viewCart'))
+    this.#clear = h('button', { type: 'button', class: 'svc-link', hidden: true, onclick: () => { this.#askClear() } }, i18n.t('clearCart'))
     this.#checkout.addEventListener('click', () => {
       const cart = this.#store.state.cart
       this.#analytics.track('checkout_click', cart ? { value: Number(cart.cartTotal) } : {})
@@ -114,8 +126,8 @@ export class Drawer {
     },
     h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, i18n.t('title')), this.#count, this.#close),
     this.#alert,
-    this.#body = h('div', { class: 'svc-body' }, this.#meter, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
-    h('div', { class: 'svc-foot' }, this.#totals, this.#checkout))
+    this.#body = h('div', { class: 'svc-body' }, this.#meter, this.#undo, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
+    h('div', { class: 'svc-foot' }, this.#totals, h('div', { class: 'svc-acts' }, this.#cartLink, this.#clear), this.#checkout))
     // A control switched off while the cart loads does nothing: no handler runs, no link is followed, no box ticks.
     this.#drawer.addEventListener('click', (event) => {
       if (event.target instanceof Element && event.target.closest('[aria-disabled="true"]')) {
@@ -196,8 +208,19 @@ export class Drawer {
   }
 
   /** Draws the drawer and the launcher with other settings (the admin screens' live preview). */
-  applySettings (drawer: DrawerConfig, launcher: LauncherSettings): void {
+  applySettings (drawer: DrawerConfig, launcher: LauncherSettings, behaviour = this.#behaviour): void {
+    this.#behaviour = behaviour
     this.#applySettings(drawer, launcher)
+    const { state } = this.#store
+    this.#render(state, { ...state, cart: null })
+    this.#lock(state.busy)
+  }
+
+  /** The admin preview's sample states (nothing is sent): a cart made from the one shown, else the undo row of its first line. */
+  sample (edit?: (cart: CartState) => CartState): void {
+    const { cart } = this.#store.state
+    if (cart && edit) this.#store.setCart(edit(cart))
+    else this.#offerUndo(cart?.cartItems[0] ?? null, false)
   }
 
   // ---- cart changes ----------------------------------------------------------------------------------------------
@@ -215,7 +238,72 @@ export class Drawer {
 
   remove (item: CartItem): void {
     this.#run(async () => {
-      await this.#changed(await this.#api.svc('POST', 'cart/remove-items', { keys: [item.key] }), this.#i18n.t('removed', { name: lineName(item) }))
+      const cart = await this.#api.svc<CartState>('POST', 'cart/remove-items', { keys: [item.key] })
+      this.#offerUndo(item)
+      await this.#changed(cart, this.#i18n.t('removed', { name: lineName(item) }))
+    })
+  }
+
+  /** Undo: the removed line's product (its variation and attributes) in its quantity, through the Store API's add-item. */
+  #restore (item: CartItem): void {
+    this.#run(async () => {
+      try {
+        await this.#api.store('POST', 'cart/add-item', { id: item.variation_id || item.product_id, quantity: item.quantity, variation: item.variation })
+      } finally {
+        await this.#refreshAll(false)
+      }
+      this.#offerUndo(null)
+      this.#say(this.#i18n.t('added', { name: lineName(item) }))
+    })
+  }
+
+  /**
+   * "X removed from the cart. Undo" for `undo_seconds` (kept while the Undo button has focus); null takes it away,
+   * focus going to the restored line's controls, else to the close button. Untimed: the admin preview's sample.
+   */
+  #offerUndo (item: CartItem | null, timed = true): void {
+    const seconds = this.#behaviour?.undo_seconds ?? 0
+    const name = item === null ? '' : lineName(item)
+    const row = item !== null && seconds > 0 && [
+      this.#i18n.t('removed', { name }),
+      h('button', { type: 'button', class: 'svc-link', 'data-fk': `undo:${item.key}`, onclick: () => { this.#restore(item) } }, this.#i18n.t('undo'))
+    ]
+    clearTimeout(this.#undoTimer)
+    replaceKeepingFocus(this.#undo, row || [], this.#fallback)
+    const expire = () => {
+      if (this.#undo.contains(document.activeElement)) this.#undoTimer = window.setTimeout(expire, 1000)
+      else this.#offerUndo(null)
+    }
+    if (this.#undo.firstChild && timed) this.#undoTimer = window.setTimeout(expire, seconds * 1000)
+  }
+
+  /**
+   * Clear cart: asks in a modal `<dialog>` inside the drawer ("Keep the items" has focus; Escape keeps them too, see
+   * `Dialog`), then clears.
+   */
+  #askClear (): void {
+    const i18n = this.#i18n
+    const ask = i18n.t('clearAsk')
+    const dialog = h('dialog', { class: 'svc-confirm', role: 'alertdialog', 'aria-label': ask }, h('p', {}, ask),
+      h('button', { type: 'button', class: 'svc-btn', onclick: () => { dialog.close() } }, i18n.t('clearNo')),
+      h('button', { type: 'button', class: 'svc-btn', onclick: () => { dialog.close('y') } }, i18n.t('clearYes')))
+    dialog.onclose = () => {
+      dialog.remove()
+      if (dialog.returnValue !== 'y') return this.#clear.focus()
+      // Cleared, the button goes: focus waits on the close button.
+      this.#close.focus()
+      this.clearCart()
+    }
+    this.#drawer.append(dialog)
+    dialog.showModal()
+  }
+
+  /** Removes every removable line in one `cart/remove-items` (locked lines stay). */
+  clearCart (): void {
+    this.#run(async () => {
+      const keys = this.#store.state.cart?.cartItems.filter((item) => item.removable).map((item) => item.key) ?? []
+      this.#offerUndo(null)
+      await this.#changed(await this.#api.svc('POST', 'cart/remove-items', { keys: keys.slice(0, 100) }), this.#i18n.t('cleared'))
     })
   }
 
@@ -283,7 +371,7 @@ export class Drawer {
     const cart = cartFromFragments(fragments)
     if (cart === null) {
       // No `.svc-cart-json` (the service is off, or another extension broke the fragments): ask the server.
-      this.open('add_to_cart')
+      if (this.#openOnAdd) this.open('add_to_cart')
       this.#quietly(() => this.#loading(() => this.#refreshAll(true)))
       return
     }
@@ -293,12 +381,21 @@ export class Drawer {
     const keys = new Set(cart.cartItems.map((item) => item.key))
     this.#store.setCart(cart, {
       error: '',
-      meter: state.meter && meterFor(state.meter, cart),
       addons: state.addons.map((addon) => ({ ...addon, active: addon.key !== null && keys.has(addon.key) }))
     })
     this.#stale = true
-    this.open('add_to_cart')
+    if (this.#openOnAdd) this.open('add_to_cart')
     this.#say(added ? this.#i18n.t('added', { name: lineName(added) }) : this.#i18n.t('updated'))
+  }
+
+  /** Checkout: `behaviour.checkout_url`, else the platform's. */
+  get #checkoutUrl (): string {
+    return safeUrl(this.#behaviour?.checkout_url) ?? this.#config.checkoutUrl
+  }
+
+  /** `behaviour.open_on_add`: off, an add only updates the launcher and is announced. */
+  get #openOnAdd (): boolean {
+    return this.#behaviour?.open_on_add !== false
   }
 
   /** One drawer action at a time; a refusal is shown in words (a 409 brings the cart as it stands). */
@@ -333,7 +430,7 @@ export class Drawer {
    * is) and clicks on them are stopped, quantities are read-only, and Checkout is no link until the cart is known.
    */
   #lock (busy: boolean): void {
-    for (const control of this.#drawer.querySelectorAll<HTMLElement>('.svc-body button, .svc-body input, .svc-foot a')) {
+    for (const control of this.#drawer.querySelectorAll<HTMLElement>('.svc-body button, .svc-body input, .svc-foot a, .svc-foot button')) {
       if (control === this.#coupon.input) continue
       if (busy) control.setAttribute('aria-disabled', 'true')
       else control.removeAttribute('aria-disabled')
@@ -343,7 +440,7 @@ export class Drawer {
       this.#checkout.removeAttribute('href')
       this.#checkout.setAttribute('role', 'link')
     } else {
-      this.#checkout.href = this.#config.checkoutUrl
+      this.#checkout.href = this.#checkoutUrl
       this.#checkout.removeAttribute('role')
     }
   }
@@ -389,7 +486,7 @@ export class Drawer {
   }
 
   async #refreshSections (): Promise<void> {
-    const fields = this.#pro ? 'recommendations,shipping_meter,smart_addons,spotlight' : 'recommendations'
+    const fields = this.#pro ? 'recommendations,smart_addons,spotlight' : 'recommendations'
     this.#stale = false
     this.#store.set(this.#sections(await this.#api.svc<DrawerData>('GET', `drawer-data?fields=${fields}`)))
     await this.#loadCompanions()
@@ -398,7 +495,6 @@ export class Drawer {
   #sections (data: DrawerData): Partial<DrawerState> {
     const patch: Partial<DrawerState> = {}
     if (data.recommendations) patch.recommendations = data.recommendations.products
-    if (data.shipping_meter) patch.meter = data.shipping_meter
     if (data.smart_addons) patch.addons = data.smart_addons
     if ('spotlight' in data) patch.spotlight = data.spotlight ?? null
     return patch
@@ -485,25 +581,32 @@ export class Drawer {
     if (state.couponMessage !== previous.couponMessage) this.#coupon.note.textContent = state.couponMessage
     const { cart } = state
     const cartChanged = cart !== previous.cart
+    const behaviour = this.#behaviour
+    const empty = !cart?.cartItems.some((item) => item.visible)
     if (cart !== null && cartChanged) {
-      replaceKeepingFocus(this.#lines, renderLines(cart, {
+      const more = behaviour?.empty_state
+      replaceKeepingFocus(this.#lines, [...renderLines(cart, {
         setQuantity: (item, quantity) => { this.setQuantity(item, quantity) },
         remove: (item) => { this.remove(item) }
-      }, this.#i18n), this.#fallback)
+      }, this.#i18n), empty && more?.continue_shopping && h('p', { class: 'svc-go' },
+        h('a', { class: 'svc-btn', href: safeUrl(more.continue_url) ?? this.#config.shopUrl ?? '/' }, this.#i18n.t('continueShopping')))], this.#fallback)
       this.#customLines(cart)
       this.#count.textContent = this.#i18n.t('count', { count: cart.cartCount })
       replaceKeepingFocus(this.#totals, renderTotals(cart, this.#i18n), this.#fallback)
       replaceKeepingFocus(this.#coupon.applied, renderAppliedCoupons(cart, this.#i18n, (code) => { this.removeCoupon(code) }), this.#fallback)
       this.#checkout.hidden = cart.cartItems.length === 0
+      this.#cartLink.hidden = !behaviour?.cart_link || this.#checkout.hidden
+      this.#cartLink.href = safeUrl(behaviour?.cart_url) ?? this.#config.cartUrl ?? ''
+      this.#clear.hidden = !behaviour?.clear_cart || !cart.cartItems.some((item) => item.removable)
       this.#launcher.update(this.#launcherSettings, cart)
     }
     const inCart = new Set(cart?.cartItems.map((item) => item.product_id) ?? [])
     if (cartChanged || state.recommendations !== previous.recommendations) {
-      this.#fill(this.#recs, renderRecommendations(state.recommendations, inCart, this.#i18n, (product) => { this.addRecommendation(product) }))
+      this.#fill(this.#recs, renderRecommendations(empty && behaviour?.empty_state.recommendations === false ? [] : state.recommendations, inCart, this.#i18n, (product) => { this.addRecommendation(product) }))
       this.#trackViews()
     }
+    if (cartChanged) this.#fill(this.#meter, renderRewards(cart?.rewards, cart, this.#i18n))
     if (!this.#pro) return
-    if (state.meter !== previous.meter) this.#fill(this.#meter, renderMeter(state.meter, this.#i18n))
     if (state.addons !== previous.addons) this.#fill(this.#addons, renderAddons(state.addons, this.#i18n, (addon, active) => { this.toggleAddon(addon, active) }))
     if (cartChanged || state.spotlight !== previous.spotlight) {
       const spotlight = state.spotlight

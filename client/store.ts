@@ -1,9 +1,8 @@
-import type { Bundle, BundleCompanions, CartState, Product, ShippingMeter, SmartAddon, Spotlight } from './types.ts'
+import type { Bundle, BundleCompanions, CartState, Product, SmartAddon, Spotlight } from './types.ts'
 
 export interface DrawerState {
   cart: CartState | null
   recommendations: Product[]
-  meter: ShippingMeter | null
   addons: SmartAddon[]
   spotlight: Spotlight
   bundles: Bundle[]
@@ -27,7 +26,6 @@ export class Store {
   #state: DrawerState = {
     cart: null,
     recommendations: [],
-    meter: null,
     addons: [],
     spotlight: null,
     bundles: [],

@@ -16,8 +16,12 @@ const CSS = `
 .svc-root *,.svc-root *::before,.svc-root *::after{box-sizing:border-box}
 .svc-root [hidden]{display:none!important}
 .svc-sr{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
-.svc-launcher{position:fixed;z-index:2147483000;display:flex;align-items:center;gap:.45em;padding:.75em 1.05em;border:0;border-radius:999px;background:var(--svc-c-primary);color:#fff;box-shadow:0 6px 18px rgba(0,0,0,.25);cursor:pointer;font:inherit;font-weight:600;min-width:44px;min-height:44px}
+.svc-launcher{position:fixed;z-index:2147483000;display:flex;align-items:center;justify-content:center;gap:.45em;height:var(--svc-ls);min-width:var(--svc-ls);padding:0 1.05em;border:0;border-radius:999px;background:var(--svc-c-primary);color:#fff;box-shadow:0 6px 18px rgba(0,0,0,.25);cursor:pointer;font:inherit;font-size:calc(var(--svc-ls)*.34);font-weight:600}
 .svc-launcher-total{order:1}
+.svc-square{border-radius:0}.svc-circle{padding:0}.svc-circle .svc-badge{position:absolute;top:-4px;inset-inline-end:-4px}
+@media (max-width:640px){.svc-no-mobile{display:none}}
+@media (min-width:640.1px) and (max-width:1023.9px){.svc-no-tablet{display:none}}
+@media (min-width:1024px){.svc-no-desktop{display:none}}
 .svc-launcher svg{width:1.35em;height:1.35em;fill:currentColor}
 .svc-launcher[data-v=top]{top:20px}.svc-launcher[data-v=bottom]{bottom:20px}.svc-launcher[data-side=end]{inset-inline-end:20px}.svc-launcher[data-side=start]{inset-inline-start:20px}
 .svc-badge{min-width:1.6em;padding:.05em .4em;border-radius:999px;background:var(--svc-c-accent);color:#fff;font-size:.8em;text-align:center}
@@ -62,6 +66,13 @@ const CSS = `
 .svc-price{padding-top:calc(22px - .725em);font-weight:600;white-space:nowrap;text-align:end}
 .svc-price s{display:block;color:var(--svc-muted);font-weight:400;font-size:.85em}
 .svc-empty{padding:2.5em 0;text-align:center;color:var(--svc-muted)}
+.svc-go{margin:-1.5em 0 1.5em;text-align:center}
+.svc-undo:not(:empty),.svc-acts{display:flex;align-items:center;justify-content:space-between}
+.svc-undo:not(:empty){margin-top:.75em;padding-inline-start:.8em;border-radius:6px;background:var(--svc-soft)}
+a.svc-link{display:inline-flex;align-items:center}
+.svc-confirm{border:0;border-radius:8px;background:var(--svc-bg);color:var(--svc-text);text-align:center}
+.svc-confirm::backdrop{background:#1118}
+.svc-confirm .svc-btn{margin:.3em}
 .svc-section{padding:1em 0;border-top:1px solid var(--svc-line)}
 .svc-body>.svc-section:first-child{border-top:0}
 .svc-section h3{margin:0 0 .6em;font-size:.95em}
@@ -77,8 +88,10 @@ const CSS = `
 .svc-card img{width:44px;height:44px;border-radius:6px;flex:none;background:var(--svc-soft)}
 .svc-card>div{flex:1;min-width:0}
 .svc-card .svc-btn{padding:.4em .8em;font-size:.9em}
-.svc-meter-bar{height:8px;margin-top:.4em;border-radius:4px;background:var(--svc-soft);overflow:hidden}
+.svc-meter-bar{position:relative;height:8px;margin-top:.4em;border-radius:4px;background:var(--svc-soft);overflow:hidden}
 .svc-meter-bar span{display:block;height:100%;background:var(--svc-accent);transition:width var(--svc-d) ease}
+.svc-tick{position:absolute;top:0;width:2px;height:100%;margin-inline-start:-2px;background:currentColor;opacity:.3}.svc-tick.svc-on{opacity:.8}
+.svc-unlocked{margin:.4em 0 0;padding:0;list-style:none;font-size:.85em}.svc-unlocked li::before{content:'\\2713\\a0'}
 .svc-addon{display:flex;gap:.6em;align-items:flex-start;min-height:44px}
 .svc-addon input{margin-top:.3em;width:1.1em;height:1.1em;accent-color:var(--svc-accent)}
 .svc-spotlight{padding:.9em;border-radius:8px;border:1px solid var(--svc-accent);background:var(--svc-soft)}

@@ -1,6 +1,7 @@
 import { isOnSale } from './catalog.ts'
 import { currencyBlock, toMinorString, type CurrencyBlock } from './money.ts'
 import { toPlainText } from './plain-text.ts'
+import type { RewardKind } from './rewards.ts'
 import type { Currency, DomainReason, PricedCart, PricedLine } from './types.ts'
 import { truncateUtf8 } from './utf8.ts'
 
@@ -135,14 +136,41 @@ export function defaultItemPresentation (priced: PricedLine, fields: SvcItemFiel
   }
 }
 
-/** The applied coupons as the service presents them. Every coupon a shopper applies is an ordinary, removable one. */
+/**
+ * The applied coupons as the service presents them: every coupon a shopper applies is an ordinary, removable one; a
+ * reward tier's discount is a system reward, labelled with the tier's label, that only the tier takes away.
+ */
 export function svcCoupons (priced: PricedCart): SvcCoupon[] {
-  return priced.coupons.map(({ coupon }) => ({
-    code: coupon.code,
-    label: `Coupon: ${coupon.code}`,
-    isSystemReward: false,
-    removable: true
-  }))
+  return priced.coupons.map(({ coupon, rewardId }) => rewardId === undefined
+    ? { code: coupon.code, label: `Coupon: ${coupon.code}`, isSystemReward: false, removable: true }
+    : { code: coupon.code, label: coupon.description, isSystemReward: true, removable: false })
+}
+
+/** The reward tiers' progress as the drawer shows it: amounts (or item counts) as strings of integers. */
+export interface DrawerRewards {
+  measure: 'subtotal' | 'item_count'
+  basis: string
+  tiers: Array<{ id: string, label: string, kind: RewardKind, threshold: string, remaining: string, progress: number, reached: boolean }>
+}
+
+export function drawerRewards (priced: PricedCart): DrawerRewards | null {
+  const { rewards } = priced
+  if (rewards === null || rewards.tiers.length === 0) return null
+  return {
+    measure: rewards.measure,
+    basis: String(rewards.basis),
+    tiers: rewards.tiers.map((tier) => ({
+      id: tier.id,
+      label: tier.label,
+      kind: tier.kind,
+      threshold: String(tier.threshold),
+      remaining: String(tier.remaining),
+      progress: tier.progress,
+      // A free-shipping tier counts as reached only while shipping costs nothing (the shopper may have chosen a paid
+      // rate): the drawer never says "free" over a shipping charge.
+      reached: tier.kind === 'free_shipping' ? tier.reached && priced.totals.totalShipping === 0 : tier.reached
+    }))
+  }
 }
 
 /** Locked keys as the service trusts them: strings naming lines of this cart, once each, in cart order. */
@@ -209,6 +237,8 @@ export interface DrawerCartState {
   cartShipping: string | null
   /** Problems found while pricing (a product no longer sold was taken out…). */
   errors: Array<{ code: string, message: string }>
+  /** The reward tiers' progress; null without tiers. */
+  rewards: DrawerRewards | null
 }
 
 export interface DrawerStateContext {
@@ -282,6 +312,7 @@ export function drawerCartState (priced: PricedCart, context: DrawerStateContext
     cartHash: context.hash,
     cartDiscount: toMinorString(totals.totalDiscount),
     cartShipping: priced.needsShipping ? toMinorString(totals.totalShipping) : null,
-    errors: priced.errors.map(({ reason, message }) => ({ code: context.errorCode(reason), message }))
+    errors: priced.errors.map(({ reason, message }) => ({ code: context.errorCode(reason), message })),
+    rewards: drawerRewards(priced)
   }
 }

@@ -1,28 +1,37 @@
+import type { RewardOutcome } from './rewards.ts'
+import type { PricedCart } from './types.ts'
+
 export interface ShippingMeter {
-  /** Minor units needed for free shipping. */
+  /** Whether a free-shipping reward tier applies to the cart's shop (the meter has something to measure). */
+  enabled: boolean
+  /** What the threshold measures: money (minor units) or items. */
+  measure: RewardOutcome['measure']
   threshold: number
-  /** What counts towards it: the subtotal after discounts, before tax and shipping. */
   basis: number
   remaining: number
   /** 0 to 1. */
   progress: number
-  /** True from the threshold on (exactly at the threshold counts as reached). */
+  /**
+   * True only while the cart's shipping costs nothing: the free-shipping tier is reached (or a free-shipping coupon
+   * applies) and the free rate is the one chosen. Never true while shipping is charged.
+   */
   reached: boolean
 }
 
 /**
- * How far a cart is from free shipping. A threshold of 0 (or less) means shipping is always free; a free-shipping
- * coupon already in the cart reaches the goal whatever the basis.
+ * The free-shipping meter of a priced cart: the free-shipping tier's progress from the same evaluation that set the
+ * totals (`PricedCart.rewards`), so what the meter says and what the cart charges cannot disagree.
  */
-export function shippingMeter (threshold: number, basis: number, freeShippingApplied = false): ShippingMeter {
-  const goal = Math.max(0, Math.round(threshold))
-  const spent = Math.max(0, Math.round(basis))
-  const reached = freeShippingApplied || spent >= goal
+export function shippingMeter (priced: PricedCart): ShippingMeter {
+  const tier = priced.rewards?.tiers.find((candidate) => candidate.kind === 'free_shipping')
+  const reached = priced.needsShipping && priced.freeShipping && priced.totals.totalShipping === 0
   return {
-    threshold: goal,
-    basis: spent,
-    remaining: reached ? 0 : goal - spent,
-    progress: reached || goal === 0 ? 1 : Math.min(1, spent / goal),
+    enabled: tier !== undefined,
+    measure: priced.rewards?.measure ?? 'subtotal',
+    threshold: tier?.threshold ?? 0,
+    basis: priced.rewards?.basis ?? 0,
+    remaining: reached ? 0 : tier?.remaining ?? 0,
+    progress: reached ? 1 : tier?.progress ?? 0,
     reached
   }
 }

@@ -5,6 +5,7 @@ import { sortCouponsForDiscount, validateCoupon } from './coupons.ts'
 import { computeDiscounts } from './discounts.ts'
 import { quantityLimits } from './quantity.ts'
 import { percentOf, taxOn } from './rounding.ts'
+import { rewardCouponCode, type RewardOutcome } from './rewards.ts'
 import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
 
 type CartError = PricedCart['errors'][number]
@@ -70,15 +71,84 @@ export function priceCart (
   coupons: ReadonlyMap<string, Coupon>,
   config: ShopConfig,
   now: Date,
-  viewer: Viewer = GUEST_VIEWER
+  viewer: Viewer = GUEST_VIEWER,
+  rewards: RewardEvaluator | null = null
+): PricedCart {
+  const withoutRewards = priceWith(cart, products, coupons, config, now, viewer, null)
+  if (rewards === null) return withoutRewards
+  const evaluated = rewards(withoutRewards)
+  const priced = priceWith(cart, products, coupons, config, now, viewer, evaluated)
+  // A gift is earned only once its line is in the cart (the change that reaches the tier adds it): until then the
+  // tier is not shown as reached, so the drawer never promises a gift the cart does not hold.
+  const held = new Set(priced.lines.flatMap(({ line }) => line.rewardId === undefined ? [] : [line.rewardId]))
+  const missing = new Set(evaluated.gifts.filter((gift) => !held.has(gift.id)).map((gift) => gift.id))
+  const outcome: RewardOutcome = missing.size === 0
+    ? evaluated
+    : {
+        ...evaluated,
+        tiers: evaluated.tiers.map((tier) => missing.has(tier.id) ? { ...tier, reached: false, blocked: true } : tier),
+        gifts: evaluated.gifts.filter((gift) => !missing.has(gift.id))
+      }
+  return { ...priced, rewards: outcome }
+}
+
+/**
+ * What a cart earns before its gift lines are brought in step (`syncRewardGifts`): the evaluation `priceCart` starts
+ * from, without its check that each earned gift's line is present.
+ */
+export function rewardsEarned (
+  cart: CartData,
+  products: ReadonlyMap<number, Product>,
+  coupons: ReadonlyMap<string, Coupon>,
+  config: ShopConfig,
+  now: Date,
+  viewer: Viewer,
+  rewards: RewardEvaluator
+): RewardOutcome {
+  return rewards(priceWith(cart, products, coupons, config, now, viewer, null))
+}
+
+/**
+ * The reward program as the totals ask it: given the cart priced without rewards (no gift lines, no reward
+ * discount), what it earns (domain/rewards.ts `evaluateRewards`, with the viewer's conditions bound).
+ */
+export type RewardEvaluator = (withoutRewards: PricedCart) => RewardOutcome
+
+/** A discount reward as the coupon it is applied as (after the shopper's coupons, on what they left). */
+function rewardCoupon (discount: NonNullable<RewardOutcome['discount']>): Coupon {
+  return {
+    code: rewardCouponCode(discount.id),
+    discountType: discount.kind === 'percent_discount' ? 'percent' : 'fixed_cart',
+    amount: discount.amount,
+    freeShipping: false,
+    expiresAt: null,
+    usageLimit: null,
+    usageCount: 0,
+    minimumAmount: null,
+    description: discount.label
+  }
+}
+
+function priceWith (
+  cart: CartData,
+  products: ReadonlyMap<number, Product>,
+  coupons: ReadonlyMap<string, Coupon>,
+  config: ShopConfig,
+  now: Date,
+  viewer: Viewer,
+  outcome: RewardOutcome | null
 ): PricedCart {
   const rate = config.taxRatePercent
   const errors: CartError[] = []
   const resolved: ResolvedLine[] = []
+  const gifts = new Set(outcome?.gifts.map((gift) => gift.id) ?? [])
   for (const line of cart.lines) {
+    // A gift line counts only while its tier is reached, and then at zero; otherwise it is left out (the next change
+    // removes it).
+    if (line.rewardId !== undefined && !gifts.has(line.rewardId)) continue
     const r = resolveLine(line, products, viewer)
     if ('reason' in r) errors.push(r)
-    else resolved.push(r)
+    else resolved.push(line.rewardId === undefined ? r : { ...r, unitPrice: 0 })
   }
 
   const subtotals = resolved.map((r) => r.unitPrice * r.line.quantity)
@@ -95,7 +165,8 @@ export function priceCart (
   const ownDiscounts = resolved.map((r, i) => r.line.discountPercent ? Math.min(subtotals[i] ?? 0, percentOf(subtotals[i] ?? 0, r.line.discountPercent)) : 0)
   // Coupons discount in WooCommerce's order (percent before fixed_cart), whatever order they were applied in; the
   // cart lists them in the order they were applied.
-  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), sortCouponsForDiscount(validCoupons), rate)
+  const rewardCoupons = outcome?.discount ? [rewardCoupon(outcome.discount)] : []
+  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), [...sortCouponsForDiscount(validCoupons), ...rewardCoupons], rate)
 
   const lines: PricedLine[] = resolved.map((r, i) => {
     const lineSubtotal = subtotals[i] ?? 0
@@ -129,7 +200,11 @@ export function priceCart (
     : []
   const pricedCoupons: PricedCoupon[] = validCoupons.map((coupon) => discounts.coupons.find((c) => c.coupon === coupon)!)
     .map((c) => ({ coupon: c.coupon, discount: c.discount, discountTax: c.discountTax }))
-  const freeShipping = validCoupons.some((c) => c.freeShipping)
+  for (const coupon of rewardCoupons) {
+    const applied = discounts.coupons.find((c) => c.coupon === coupon)!
+    pricedCoupons.push({ coupon, discount: applied.discount, discountTax: applied.discountTax, rewardId: outcome!.discount!.id })
+  }
+  const freeShipping = validCoupons.some((c) => c.freeShipping) || (outcome?.freeShipping ?? false)
   const needsShipping = nonEmpty
   const totalShipping = needsShipping && chosenShippingRate(cart, freeShipping) === FLAT_RATE ? config.shippingFlatRate : 0
   const totalShippingTax = taxOn(totalShipping, rate)
@@ -160,6 +235,7 @@ export function priceCart (
     itemsCount: sum(lines.map((l) => l.line.quantity)),
     needsShipping,
     freeShipping,
-    errors
+    errors,
+    rewards: null
   }
 }

@@ -1,3 +1,4 @@
+import type { RewardOutcome } from './rewards.ts'
 /**
  * Shapes of the shop's domain. Plain data only: storage persists these as JSON and the pure functions in domain/
  * compute on them. Money is always an integer number of minor units (cents).
@@ -89,6 +90,9 @@ export interface ProductDimensions {
   height: string
 }
 
+/** The drawer's controls that add lines: recommendations, the spotlight offer, smart add-ons, bundles. */
+export type LineOrigin = 'recommendation' | 'spotlight' | 'addon' | 'bundle'
+
 export interface CartLine {
   /** 32 lowercase hex characters, stable for the same product, variation and attributes. */
   key: string
@@ -106,6 +110,16 @@ export interface CartLine {
   group?: string
   /** A discount on this line, in percent, applied before coupons (bundle lines). */
   discountPercent?: number
+  /**
+   * Which of the drawer's controls created the line (absent: the shopper's own add). Kept through quantity changes
+   * and the login merge, and copied onto the order's line: the drawer's attributed revenue is counted from it.
+   */
+  origin?: LineOrigin
+  /**
+   * A free gift of the reward tier with this id: priced at zero while the tier is reached, left out of the totals
+   * (and removed by the next change) once it is not.
+   */
+  rewardId?: string
 }
 
 /** A postal address as the Store API carries it (every field a string, empty when not given). */
@@ -242,6 +256,8 @@ export interface PricedCoupon {
   /** Discount this coupon gave, before tax, and the tax it removed. */
   discount: number
   discountTax: number
+  /** Set on a discount a reward tier granted (no stored coupon, not removable): the tier's id. */
+  rewardId?: string
 }
 
 export interface PricedFee {
@@ -274,6 +290,8 @@ export interface PricedCart {
   freeShipping: boolean
   /** Problems found while pricing (a line whose product vanished, a coupon that no longer applies). */
   errors: Array<{ reason: DomainReason, message: string }>
+  /** What the reward tiers gave this cart (domain/rewards.ts); null when the shop has no reward program. */
+  rewards: RewardOutcome | null
 }
 
 /** Order statuses, as WooCommerce names them. */
@@ -294,6 +312,8 @@ export interface OrderLine {
   subtotalTax: number
   total: number
   totalTax: number
+  /** The cart line's `origin`: the drawer's control that added it (absent: the shopper's own add). */
+  origin?: LineOrigin
 }
 
 /** A placed order. Money in minor units. */

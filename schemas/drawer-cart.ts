@@ -52,6 +52,22 @@ export const DrawerFeeSchema = Type.Object({
   totalTax: Amount
 })
 
+const Count = Type.String({ pattern: '^[0-9]+$', description: 'Minor units, or items with `measure: item_count`, as a string of an integer.' })
+
+export const DrawerRewardsSchema = Type.Object({
+  measure: Type.Enum(['subtotal', 'item_count'], { description: 'What the thresholds count.' }),
+  basis: Count,
+  tiers: Type.Array(Type.Object({
+    id: Type.String(),
+    label: Type.String({ description: 'Plain text: what the tier gives.' }),
+    kind: Type.Enum(['free_shipping', 'percent_discount', 'fixed_discount', 'gift']),
+    threshold: Count,
+    remaining: Count,
+    progress: Type.Number({ minimum: 0, maximum: 1 }),
+    reached: Type.Boolean({ description: 'The reward applies to this cart now (free shipping: only while shipping costs nothing).' })
+  }), { description: 'In the order the settings list them.' })
+}, { title: 'SvcDrawerRewards', description: 'Progress towards the reward tiers, from the evaluation that set the totals.' })
+
 export const DrawerCartStateSchema = Type.Object({
   cartItems: Type.Array(DrawerCartItemSchema),
   cartCount: Type.Integer({ description: 'The sum of the quantities.' }),
@@ -65,6 +81,7 @@ export const DrawerCartStateSchema = Type.Object({
   cartHash: Type.String({ description: 'The classic cart hash; empty for an empty cart.' }),
   cartDiscount: Amount,
   cartShipping: Type.Union([Amount, Type.Null()], { description: 'Null while no shipping is needed.' }),
-  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() }))
+  errors: Type.Array(Type.Object({ code: Type.String(), message: Type.String() })),
+  rewards: Type.Union([DrawerRewardsSchema, Type.Null()], { description: 'The reward tiers\' progress (settings `rewards`); null without tiers.' })
 }, { title: 'SvcDrawerCart', description: 'The drawer\'s cart state.' })
 export type DrawerCartStateBody = Static<typeof DrawerCartStateSchema>

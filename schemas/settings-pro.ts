@@ -22,11 +22,6 @@ export const ConditionGroupSchema = Type.Object({
   conditions: Type.Array(Type.Union([ConditionSchema, InnerGroupSchema]), { maxItems: 50, default: [] })
 }, { additionalProperties: false, title: 'SvcConditionGroup', description: 'When something applies.' })
 
-export const ShippingMeterSettingsSchema = Type.Object({
-  enabled: Type.Boolean({ default: true }),
-  threshold: Type.Integer({ minimum: 0, maximum: 100_000_000, default: 5000, description: 'Free shipping from this subtotal (after discounts), in minor units.' })
-}, { additionalProperties: false, description: 'Progress towards free shipping.' })
-
 export const SmartAddonSchema = Type.Object({
   id: Id('Stable id of the add-on.'),
   product_id: Type.Integer({ minimum: 1, description: 'The simple product added when the shopper ticks the add-on.' }),
@@ -72,7 +67,6 @@ export const AnalyticsSettingsSchema = Type.Object({
 }, { additionalProperties: false, description: 'Drawer analytics.' })
 
 export const PRO_SETTINGS_SECTIONS = {
-  shipping_meter: ShippingMeterSettingsSchema,
   smart_addons: SmartAddonsSettingsSchema,
   bundles: BundlesSettingsSchema,
   spotlight: SpotlightSettingsSchema,

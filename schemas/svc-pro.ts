@@ -12,12 +12,13 @@ import { RecommendedProductSchema } from './svc-free.ts'
 const closed = { additionalProperties: Type.Never() }
 
 export const ShippingMeterSchema = Type.Object({
-  enabled: Type.Boolean(),
-  threshold: Type.String({ pattern: '^[0-9]+$', description: 'Minor units, as a string of an integer.' }),
-  basis: Type.String({ pattern: '^[0-9]+$', description: 'The cart subtotal after discounts, before tax and shipping (minor units, as a string).' }),
-  remaining: Type.String({ pattern: '^[0-9]+$', description: 'Minor units, as a string of an integer.' }),
+  enabled: Type.Boolean({ description: 'Whether a free-shipping reward tier is set (settings `rewards`).' }),
+  measure: Type.Enum(['subtotal', 'item_count'], { description: 'What `threshold`, `basis` and `remaining` count: minor units, or items.' }),
+  threshold: Type.String({ pattern: '^[0-9]+$', description: 'The free-shipping tier\'s threshold (minor units or items, as a string of an integer); "0" without a tier.' }),
+  basis: Type.String({ pattern: '^[0-9]+$', description: 'What the cart counts towards it, as the settings `rewards.basis` measures it.' }),
+  remaining: Type.String({ pattern: '^[0-9]+$', description: 'Still missing; "0" once reached.' }),
   progress: Type.Number({ minimum: 0, maximum: 1 }),
-  reached: Type.Boolean({ description: 'True from the threshold on, or with a free-shipping coupon.' }),
+  reached: Type.Boolean({ description: 'True only while the cart\'s shipping costs nothing (the tier reached, or a free-shipping coupon, and the free rate chosen).' }),
   currency: CurrencyBlockSchema
 }, { title: 'SvcShippingMeter' })
 

@@ -1,7 +1,7 @@
 import { h } from '../dom.ts'
 import { explain } from './api.ts'
 import type { FormContext } from './context.ts'
-import { helpFor, isMoney, labelFor, optionLabel } from './labels.ts'
+import { helpFor, isMoney, labelFor, optionLabel, reshapes } from './labels.ts'
 import { amountHint, amountInput } from './money.ts'
 import { pathKey, type Path } from './paths.ts'
 import { describeProduct } from './products.ts'
@@ -15,7 +15,7 @@ function helpText (path: Path, schema: Schema, context: FormContext): string | n
   const typed = schema.type === 'array' && schema.items?.type === 'integer' && context.products === null
     ? 'Type the products’ ID numbers, separated by commas.'
     : null
-  const hint = isMoney(path) ? amountHint(context.currency) : typed
+  const hint = isMoney(path, (at) => context.get(at as Path)) ? amountHint(context.currency) : typed
   return [help, hint].filter(Boolean).join(' ') || null
 }
 
@@ -83,7 +83,11 @@ function selectInput (context: FormContext, path: Path, options: unknown[]): HTM
   const current = context.get(path)
   const select = h('select', { id: fieldId(path) },
     ...options.map((option) => h('option', { value: String(option), selected: option === current }, optionLabel(path, option))))
-  select.addEventListener('change', () => { context.set(path, options.find((option) => String(option) === select.value)) })
+  select.addEventListener('change', () => {
+    const value = options.find((option) => String(option) === select.value)
+    if (reshapes(path)) context.restructure(path, value, pathKey(path))
+    else context.set(path, value)
+  })
   return select
 }
 
@@ -101,6 +105,28 @@ function textInput (context: FormContext, path: Path, schema: Schema): HTMLEleme
     : h('input', { id: fieldId(path), type: 'text', maxlength: schema.maxLength, value })
   if (input instanceof HTMLTextAreaElement) input.value = value
   input.addEventListener('input', () => { context.set(path, input.value) })
+  return input
+}
+
+/** A set of choices (`launcher.hide_on_devices`): a box for each, the ticked ones saved in the schema's order. */
+function choicesInput (context: FormContext, path: Path, options: unknown[]): HTMLElement {
+  const chosen = () => { const value = context.get(path); return Array.isArray(value) ? value : [] }
+  return h('div', { class: 'admin-choices', role: 'group', 'aria-labelledby': `${fieldId(path)}-label` }, ...options.map((option) => {
+    const box = h('input', { type: 'checkbox', value: String(option), checked: chosen().includes(option) })
+    box.addEventListener('change', () => {
+      const now = chosen()
+      context.set(path, options.filter((other) => other === option ? box.checked : now.includes(other)))
+    })
+    return h('label', {}, box, optionLabel(path, option))
+  }))
+}
+
+/** A list of texts (`launcher.hide_on_paths`): one per line; empty lines are dropped. */
+function linesInput (context: FormContext, path: Path): HTMLTextAreaElement {
+  const current = context.get(path)
+  const input = h('textarea', { id: fieldId(path), rows: Math.min(6, Math.max(3, Array.isArray(current) ? current.length + 1 : 3)), spellcheck: 'false' })
+  input.value = Array.isArray(current) ? current.join('\n') : ''
+  input.addEventListener('input', () => { context.set(path, input.value.split('\n').map((line) => line.trim()).filter(Boolean)) })
   return input
 }
 
@@ -222,12 +248,14 @@ export function control (context: FormContext, path: Path, schema: Schema): HTML
   if (schema.enum) return selectInput(context, path, schema.enum)
   if (schema.type === 'boolean') return toggleInput(context, path)
   if (isColor(schema)) return colorInput(context, path)
-  if ((schema.type === 'integer' || schema.type === 'number') && isMoney(path)) return moneyInput(context, path)
+  if ((schema.type === 'integer' || schema.type === 'number') && isMoney(path, (at) => context.get(at as Path))) return moneyInput(context, path)
   if (schema.type === 'integer' || schema.type === 'number') {
     return key === 'product_id' && context.products ? productPicker(context, path, schema) : numberInput(context, path, schema)
   }
   if (schema.type === 'array' && (schema.items?.type === 'integer')) {
     return context.products ? productListPicker(context, path) : idListInput(context, path)
   }
+  if (schema.type === 'array' && schema.items?.enum) return choicesInput(context, path, schema.items.enum)
+  if (schema.type === 'array' && schema.items?.type === 'string') return linesInput(context, path)
   return textInput(context, path, schema)
 }

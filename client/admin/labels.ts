@@ -10,9 +10,10 @@ const SECTION_TITLES: Record<string, string> = {
   enabled: 'Cart drawer',
   drawer_config: 'Drawer',
   launcher: 'Floating cart button',
+  behaviour: 'Behaviour',
   recommendations: 'Recommendations',
   language: 'Language and texts',
-  shipping_meter: 'Free-shipping meter',
+  rewards: 'Rewards',
   smart_addons: 'Add-ons',
   bundles: 'Bundles',
   spotlight: 'Spotlight',
@@ -22,9 +23,10 @@ const SECTION_TITLES: Record<string, string> = {
 const SECTION_NOTES: Record<string, string> = {
   drawer_config: 'How the cart drawer looks and opens. The live preview shows your changes before you save them.',
   launcher: 'A cart button that stays in a corner of every page and opens the drawer.',
+  behaviour: 'What the drawer does when the cart changes, where its buttons lead, and what an empty cart shows. The live preview can show a line just removed and an empty cart (“Show” above it).',
   recommendations: 'Products suggested to the shopper in the drawer.',
   language: 'The language of the drawer’s words, and your own wording for any of them. The drawer speaks the language of the page it is on when it knows it, else the shop’s language.',
-  shipping_meter: 'A bar in the drawer that shows the shopper how much more to spend to reach free shipping.',
+  rewards: 'What the cart unlocks as it grows: free shipping, a discount or a free gift. They apply to the cart’s totals by themselves, and a bar in the drawer shows the shopper how far the next one is. The Free edition has one tier, free shipping; Pro up to five of any kind.',
   smart_addons: 'Optional extras the shopper can tick in the drawer, such as gift wrapping or insurance.',
   bundles: 'Sets the shopper puts together in the drawer, one product for each slot, at a discount.',
   spotlight: 'One featured product offered in the drawer.',
@@ -49,14 +51,39 @@ const LABELS: Record<string, string> = {
   'launcher.position': 'Corner of the screen',
   'launcher.show_count': 'Show the number of items',
   'launcher.show_total': 'Show the cart total',
+  'launcher.hide_on_paths': 'Hide it on these pages',
+  'launcher.hide_on_devices': 'Hide it on',
+  'launcher.icon': 'Icon',
+  'launcher.shape': 'Shape',
+  'launcher.size': 'Size (pixels)',
+  'behaviour.open_on_add': 'Open the drawer when a product is added',
+  'behaviour.undo_seconds': 'Offer to undo a remove for (seconds)',
+  'behaviour.clear_cart': 'Offer a “Clear cart” button',
+  'behaviour.checkout_url': 'Checkout button goes to',
+  'behaviour.cart_link': 'Show a “View cart” link',
+  'behaviour.cart_url': '“View cart” goes to',
+  'behaviour.empty_state': 'Empty cart',
+  'behaviour.empty_state.recommendations': 'Show recommendations in the empty cart',
+  'behaviour.empty_state.continue_shopping': 'Show a “Continue shopping” button',
+  'behaviour.empty_state.continue_url': '“Continue shopping” goes to',
   'recommendations.enabled': 'Show recommendations',
   'recommendations.source': 'Products to recommend',
   'recommendations.manual_ids': 'Your chosen products',
   'recommendations.limit': 'Most products shown',
   'language.locale': 'Shop language',
   'language.texts': 'Your own texts',
-  'shipping_meter.enabled': 'Show the free-shipping meter',
-  'shipping_meter.threshold': 'Free shipping from',
+  'rewards.enabled': 'Give rewards',
+  'rewards.basis': 'Count towards rewards',
+  'rewards.after_discounts': 'Subtotal after coupons and bundle discounts',
+  'rewards.include_tax': 'Subtotal with tax',
+  'rewards.tiers': 'Tiers',
+  'rewards.tiers.id': 'Reference',
+  'rewards.tiers.label': 'Name shown to shoppers',
+  'rewards.tiers.reward': 'Reward',
+  'rewards.tiers.threshold': 'From',
+  'rewards.tiers.amount': 'Discount',
+  'rewards.tiers.product_id': 'Gift',
+  'rewards.tiers.conditions': 'Only when',
   'smart_addons.enabled': 'Offer add-ons',
   'smart_addons.addons': 'Add-ons',
   'smart_addons.addons.id': 'Reference',
@@ -102,12 +129,36 @@ const HELP: Record<string, string> = {
   'launcher.position': 'Where the button sits on the screen.',
   'launcher.show_count': 'A badge on the button with the number of items in the cart.',
   'launcher.show_total': 'The cart total on the button.',
+  'launcher.hide_on_paths': 'One page address per line, starting with /, for example /about/ for that page only. End it with * for every page below it: /account/* hides the button on every account page. The drawer still opens when something is added.',
+  'launcher.hide_on_devices': 'By screen width: phones up to 640 pixels, tablets from 641 to 1023, computers from 1024. Choose a width above the preview to see it there.',
+  'launcher.icon': 'Drawn in the button’s colour.',
+  'launcher.shape': 'A circle shows the icon with the number of items on its corner; it has no room for the total.',
+  'launcher.size': 'The button’s height; from 44 (the smallest a finger taps easily) to 96.',
+  'behaviour.open_on_add': 'When off, the drawer stays closed: the button’s count changes and screen readers say what was added.',
+  'behaviour.undo_seconds': '“Beanie removed from the cart. Undo” shows for this long after a remove (and while the Undo button has the keyboard’s focus); Undo puts the line back with its quantity. 0 turns it off; at most 30.',
+  'behaviour.clear_cart': 'The button asks first, then removes every item the shopper can remove.',
+  'behaviour.checkout_url': 'Leave empty for your shop’s checkout page. A full address (https://…) or a page of this site starting with /.',
+  'behaviour.cart_link': 'Next to “Clear cart”, above the Checkout button, while the cart has items.',
+  'behaviour.cart_url': 'Leave empty for your shop’s cart page (/cart/). A full address (https://…) or a page of this site starting with /.',
+  'behaviour.empty_state.recommendations': 'Products from the Recommendations settings. An empty cart has no cross-sells, upsells or categories: add “Products you choose” or “Best sellers” as a source or fallback to fill it.',
+  'behaviour.empty_state.continue_shopping': 'A button under “Your cart is empty.”',
+  'behaviour.empty_state.continue_url': 'Leave empty for your shop’s home page. A full address (https://…) or a page of this site starting with /.',
   'recommendations.enabled': 'Suggested products in the drawer, under the cart’s items.',
   'recommendations.source': 'Cross-sells and upsells are the ones set on each product of your catalog.',
   'recommendations.manual_ids': 'Used when “Products to recommend” is “Products you choose”; shown in this order.',
   'recommendations.limit': 'From 1 to 12.',
   'language.locale': 'Used when the page does not say its language, or says one the drawer does not speak (English, German, French, Spanish, Arabic, Japanese).',
-  'shipping_meter.threshold': 'The cart subtotal, after discounts, that the meter counts up to. Set it to the amount from which your shipping is free: the meter itself does not change shipping prices.',
+  'rewards.enabled': 'When off, no reward applies and the drawer shows no reward bar; the tiers below are kept.',
+  'rewards.basis': 'The money in the cart, or the number of items in it. A free gift never counts.',
+  'rewards.after_discounts': 'When on, coupons and bundle discounts lower what counts; a reward’s own discount never does.',
+  'rewards.include_tax': 'When on, the tax on the items counts too.',
+  'rewards.tiers': 'Every tier the cart reaches applies. Of several discounts only the highest tier reached applies.',
+  'rewards.tiers.id': REFERENCE_HELP,
+  'rewards.tiers.label': 'What the drawer promises, for example “Free shipping”, “10% off” or “A free tote bag”.',
+  'rewards.tiers.threshold': 'The amount (or the number of items) from which the reward applies; exactly this much counts.',
+  'rewards.tiers.amount': 'For a percent discount, the percent (1 to 100); for a fixed discount, the amount taken off the items.',
+  'rewards.tiers.product_id': `For a free gift: the product put in the cart at no charge while the tier is reached, and taken out below it. ${ONE_PRODUCT_HELP}`,
+  'rewards.tiers.conditions': 'Leave empty to give the reward to every cart that reaches the tier.',
   'smart_addons.enabled': 'When off, no add-on is offered; the add-ons below are kept.',
   'smart_addons.addons.id': REFERENCE_HELP,
   'smart_addons.addons.product_id': `The product put in the cart when the shopper ticks the add-on. ${ONE_PRODUCT_HELP}`,
@@ -133,12 +184,17 @@ const HELP: Record<string, string> = {
 const OPTIONS: Record<string, Record<string, string>> = {
   'drawer_config.animation': { slide: 'Slide in from the side', fade: 'Fade in', none: 'No animation' },
   'drawer_config.dark_mode': { auto: 'Follow the shopper’s device', light: 'Always light', dark: 'Always dark' },
+  'launcher.hide_on_devices': { mobile: 'Phones', tablet: 'Tablets', desktop: 'Computers' },
+  'launcher.icon': { bag: 'Shopping bag', cart: 'Shopping cart', basket: 'Basket' },
+  'launcher.shape': { pill: 'Rounded ends', circle: 'Circle', square: 'Square corners' },
   'language.locale': { en: 'English', de: 'Deutsch (German)', fr: 'Français (French)', es: 'Español (Spanish)', ar: 'العربية (Arabic)', ja: '日本語 (Japanese)' },
+  'rewards.basis': { subtotal: 'The subtotal', item_count: 'The number of items' },
+  'rewards.tiers.reward': { free_shipping: 'Free shipping', percent_discount: 'A percent off the items', fixed_discount: 'An amount off the items', gift: 'A free gift' },
   'recommendations.source': { cross_sells: 'Cross-sells of the products in the cart', upsells: 'Upsells of the products in the cart', manual: 'Products you choose' }
 }
 
 /** The settings whose value is an amount of money (stored in the currency's smallest unit, cents for dollars). */
-const MONEY = new Set(['shipping_meter.threshold'])
+const MONEY = new Set<string>()
 
 /** `bottom-right` → `Bottom right`, `cross_sells` → `Cross sells`. */
 export function humanize (text: string): string {
@@ -176,8 +232,22 @@ export function optionLabel (path: ReadonlyArray<string | number>, value: unknow
   return OPTIONS[settingKey(path)]?.[String(value)] ?? humanize(String(value))
 }
 
-export function isMoney (path: ReadonlyArray<string | number>): boolean {
-  return MONEY.has(settingKey(path))
+/**
+ * Whether a setting is an amount of money (typed in the currency, saved in minor units). A reward tier's threshold
+ * is money unless the tiers count items, and its amount is money for a fixed discount (a percent otherwise): `get`
+ * reads the draft for those.
+ */
+export function isMoney (path: ReadonlyArray<string | number>, get?: (path: ReadonlyArray<string | number>) => unknown): boolean {
+  const key = settingKey(path)
+  if (key === 'rewards.tiers.threshold') return get?.(['rewards', 'basis']) !== 'item_count'
+  if (key === 'rewards.tiers.amount') return get?.([...path.slice(0, -1), 'reward']) === 'fixed_discount'
+  return MONEY.has(key)
+}
+
+/** Settings whose choice changes how other fields read (money or a count): the form is drawn again on a change. */
+export function reshapes (path: ReadonlyArray<string | number>): boolean {
+  const key = settingKey(path)
+  return key === 'rewards.basis' || key === 'rewards.tiers.reward'
 }
 
 /**
@@ -206,6 +276,6 @@ export function placeOf (dotted: string): string {
 
 /** One item of a list (`addons` → `add-on`), for buttons and headings. */
 export function singular (key: string): string {
-  const words: Record<string, string> = { addons: 'add-on', bundles: 'bundle', slots: 'slot', conditions: 'condition' }
+  const words: Record<string, string> = { addons: 'add-on', bundles: 'bundle', slots: 'slot', conditions: 'condition', tiers: 'tier' }
   return words[key] ?? key.replace(/s$/, '')
 }

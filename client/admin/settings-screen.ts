@@ -1,6 +1,7 @@
 import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
 import type { DrawerConfig, LauncherSettings, Settings } from '../../schemas/settings.ts'
 import type { LanguageSettings } from '../../schemas/settings-language.ts'
+import type { BehaviourSettings } from '../../schemas/settings-behaviour.ts'
 import type { Locale } from '../../i18n/locales.ts'
 import { h } from '../dom.ts'
 import { ApiError } from '../errors.ts'
@@ -14,8 +15,8 @@ import { ProductDirectory } from './products.ts'
 import type { Schema } from './schema.ts'
 import { problemList, StatusArea } from './status.ts'
 
-const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'recommendations', 'language']
-const PRO_SECTIONS = ['shipping_meter', 'smart_addons', 'bundles', 'spotlight', 'analytics']
+const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'behaviour', 'recommendations', 'language', 'rewards']
+const PRO_SECTIONS = ['smart_addons', 'bundles', 'spotlight', 'analytics']
 /** The import route's body limit (design §3.6). */
 const MAX_IMPORT_BYTES = 256 * 1024
 
@@ -216,7 +217,7 @@ export class SettingsScreen {
     if (dirty && this.#status.element.dataset.kind !== 'error') this.#status.show('warning', 'Unsaved changes.')
     else if (!dirty && this.#status.element.dataset.kind === 'warning') this.#status.clear()
     const language = this.#draft.language as LanguageSettings
-    this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings, language, this.#previewLocale ?? language.locale)
+    this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings, language, this.#previewLocale ?? language.locale, this.#draft.behaviour as BehaviourSettings)
   }
 
   /** One action at a time; a refusal is shown in words. */

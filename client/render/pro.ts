@@ -1,42 +1,7 @@
 import { h } from '../dom.ts'
 import type { I18n } from '../i18n.ts'
-import type { CartState, ShippingMeter, SmartAddon, Spotlight } from '../types.ts'
+import type { CartState, SmartAddon, Spotlight } from '../types.ts'
 import { productCard } from './products.ts'
-
-/**
- * The meter after a cart change that came without one (an add-to-cart fragment): recomputed from the new cart so
- * that no request is needed. `reached` stays true with free shipping (shipping 0 on a non-empty cart).
- */
-export function meterFor (meter: ShippingMeter, cart: CartState): ShippingMeter {
-  const threshold = Number(meter.threshold)
-  const basis = Math.max(0, Number(cart.cartSubtotal) - Number(cart.cartDiscount))
-  const remaining = Math.max(0, threshold - basis)
-  const freeShipping = cart.cartItems.length > 0 && cart.cartShipping !== null && Number(cart.cartShipping) === 0
-  return {
-    ...meter,
-    basis: String(basis),
-    remaining: String(remaining),
-    progress: threshold > 0 ? Math.min(1, basis / threshold) : 1,
-    reached: remaining === 0 || freeShipping
-  }
-}
-
-/** Progress towards free shipping. */
-export function renderMeter (meter: ShippingMeter | null, i18n: I18n): Node[] {
-  if (meter === null || !meter.enabled) return []
-  const percent = Math.round((meter.reached ? 1 : meter.progress) * 100)
-  const text = meter.reached ? i18n.t('meterReached') : i18n.t('meterRemaining', { amount: i18n.money(meter.remaining, meter.currency) })
-  const bar = h('div', {
-    class: 'svc-meter-bar',
-    role: 'progressbar',
-    'aria-label': i18n.t('meterProgress'),
-    'aria-valuemin': 0,
-    'aria-valuemax': 100,
-    'aria-valuenow': percent
-  }, h('span', {}))
-  ;(bar.firstChild as HTMLElement).style.width = `${percent}%`
-  return [h('p', { class: 'svc-meta' }, text), bar]
-}
 
 /** Optional extras with a toggle each: ticking adds the (locked) add-on line, unticking removes it. */
 export function renderAddons (addons: SmartAddon[], i18n: I18n, onToggle: (addon: SmartAddon, active: boolean) => void): Node[] {

@@ -1,7 +1,7 @@
 import {
   addToCart, applyCoupon, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
-  removeLines, setLineQuantity,
-  type AddItemInput, type CartData, type CartReconciler, type CartsPort, type CartSnapshotter, type CartState,
+  removeLines, rewardsEarned, setLineQuantity, syncRewardGifts,
+  type AddItemInput, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
 } from 'cart-drawer-service'
 import type { CartRead, StoredCart } from 'cart-drawer-service/storage'
@@ -68,17 +68,20 @@ export class ShopCarts implements CartsPort {
   async read (key: string): Promise<CartRead> {
     const cart = this.#stored(key)
     const data = cart?.data ?? EMPTY
+    const settingsVersion = await this.#settingsVersion()
+    // The drawer's reward tiers as saved at the version this read saw (the totals apply them).
+    await this.#hooks.rewards?.prepare(settingsVersion)
     return {
       cart,
       products: this.#catalog.getMany(productIds(data)),
       coupons: this.#catalog.coupons(data.coupons),
-      settingsVersion: await this.#settingsVersion(),
+      settingsVersion,
       catalogVersion: this.#catalog.version
     }
   }
 
   priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
-    const priced = priceCart(read.cart?.data ?? EMPTY, read.products, read.coupons, this.#config, this.#now(), viewer)
+    const priced = priceCart(read.cart?.data ?? EMPTY, read.products, read.coupons, this.#config, this.#now(), viewer, this.#rewards(viewer))
     let crossSells: Promise<Product[]> | undefined
     return {
       key,
@@ -97,7 +100,7 @@ export class ShopCarts implements CartsPort {
   async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
     const { product, parent } = this.#resolve(input)
     return this.#change(key, viewer, (data) =>
-      unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation }, viewer)).cart)
+      unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation, origin: input.origin }, viewer)).cart)
   }
 
   async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
@@ -146,8 +149,13 @@ export class ShopCarts implements CartsPort {
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
-  addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
+  addHook (name: 'rewards', hook: CartRewards): () => void
+  addHook (name: 'lockedLines' | 'reconcile' | 'snapshot' | 'rewards', hook: LockedLines | CartReconciler | CartSnapshotter | CartRewards): () => void {
     return this.#hooks.add(name, hook)
+  }
+
+  #rewards (viewer: Viewer) {
+    return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
   }
 
   #stored (key: string): StoredCart | null {
@@ -157,6 +165,7 @@ export class ShopCarts implements CartsPort {
 
   /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
+    await this.#hooks.rewards?.prepare(await this.#settingsVersion())
     let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
     const drop = await this.#hooks.reconcile(state, viewer)
     if (drop.size > 0) {
@@ -168,7 +177,7 @@ export class ShopCarts implements CartsPort {
 
   #write (key: string, viewer: Viewer, change: (data: CartData) => CartData): StoredCart {
     const current = this.#carts.get(key)
-    const data = change(structuredClone(current?.data ?? EMPTY))
+    const data = this.#withGifts(change(structuredClone(current?.data ?? EMPTY)), viewer)
     const stored: StoredCart = {
       key,
       userId: viewer.userId ?? current?.userId ?? null,
@@ -192,7 +201,19 @@ export class ShopCarts implements CartsPort {
   }
 
   #price (data: CartData, viewer: Viewer): PricedCart {
-    return priceCart(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer)
+    return priceCart(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, this.#rewards(viewer))
+  }
+
+  /** The change's data with the gift lines of the reward tiers it reaches (and without those it no longer does). */
+  #withGifts (data: CartData, viewer: Viewer): CartData {
+    const rewards = this.#hooks.rewards
+    const evaluator = rewards?.evaluator(viewer, this.#now()) ?? null
+    if (rewards === undefined || evaluator === null) return syncRewardGifts(data, null, new Map(), viewer).data
+    const outcome = rewardsEarned(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, evaluator)
+    const gifts = this.#catalog.getMany(new Set(outcome?.gifts.map((gift) => gift.productId) ?? []))
+    const synced = syncRewardGifts(data, outcome, gifts, viewer)
+    for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')
+    return synced.data
   }
 
   #resolve (input: AddItemInput): { product: Product, parent: Product } {

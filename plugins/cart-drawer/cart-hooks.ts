@@ -1,5 +1,8 @@
 import type { CartData } from '../../domain/types.ts'
-import type { CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer } from './commerce-port.ts'
+import type { CartReconciler, CartRewards, CartSnapshotter, CartState, LockedLines, Viewer } from './commerce-port.ts'
+
+export type CartHookName = 'lockedLines' | 'reconcile' | 'snapshot' | 'rewards'
+type CartHook = LockedLines | CartReconciler | CartSnapshotter | CartRewards
 
 /**
  * The declared cart hooks of the commerce port, kept for a host: its `carts.addHook` can delegate here, and its own
@@ -11,12 +14,20 @@ export class CartHooks {
   readonly #reconcilers: CartReconciler[] = []
   #generation = 0
   #snapshotter: CartSnapshotter | undefined
+  #rewards: CartRewards | undefined
 
   add (name: 'lockedLines', hook: LockedLines): () => void
   add (name: 'reconcile', hook: CartReconciler): () => void
   add (name: 'snapshot', hook: CartSnapshotter): () => void
-  add (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void
-  add (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
+  add (name: 'rewards', hook: CartRewards): () => void
+  add (name: CartHookName, hook: CartHook): () => void
+  add (name: CartHookName, hook: CartHook): () => void {
+    if (name === 'rewards') {
+      if (this.#rewards !== undefined) throw new Error('a rewards hook is already added')
+      const rewards = hook as CartRewards
+      this.#rewards = rewards
+      return () => { if (this.#rewards === rewards) this.#rewards = undefined }
+    }
     if (name === 'snapshot') {
       if (this.#snapshotter !== undefined) throw new Error('a snapshot hook is already added')
       const snapshotter = hook as CartSnapshotter
@@ -41,6 +52,11 @@ export class CartHooks {
 
   get snapshotter (): CartSnapshotter | undefined {
     return this.#snapshotter
+  }
+
+  /** The reward program, if the drawer declared one. */
+  get rewards (): CartRewards | undefined {
+    return this.#rewards
   }
 
   /** The union of the `lockedLines` hooks' answers. */

@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify'
-import type { CartData, Currency, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
-import type { ProductPage, ProductQuery } from '../../storage/types.ts'
+import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
+import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/types.ts'
+import type { RewardEvaluator } from '../../domain/totals.ts'
 
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-three
- * operations (three of them optional) and a filter interface:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-four
+ * operations (four of them optional) and a filter interface:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
@@ -63,6 +64,12 @@ export interface CommercePort {
    * Without it the recommendations' `best_sellers` source finds nothing.
    */
   bestSellers? (limit: number): Promise<number[]>
+  /**
+   * Optional: the placed orders of a range of UTC days (`YYYY-MM-DD`, both included) as the drawer's analytics count
+   * them, computed from the stored orders (`OrderStore.orderAttribution`, at most `topProducts` products). Without it
+   * the analytics report no order figures.
+   */
+  orderAttribution? (from: string, to: string, topProducts: number): Promise<OrderAttribution>
   /** The storefront URL of a product (a variation's: its parent's page with the chosen attributes). */
   productUrl (product: Product, parent: Product, variation?: Record<string, string>): string
 
@@ -121,11 +128,13 @@ export interface CartsPort {
   /**
    * The declared hooks, each returning a function that removes it: `lockedLines` names lines only the drawer may
    * change; `reconcile` runs after every change and names lines to remove in a second write; `snapshot` (a shop may
-   * refuse it by throwing: then every read prices the cart) makes the bytes a later read may send as they are.
+   * refuse it by throwing: then every read prices the cart) makes the bytes a later read may send as they are;
+   * `rewards` (one at most) is the drawer's reward program, which the host's totals must apply (see `CartRewards`).
    */
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
+  addHook (name: 'rewards', hook: CartRewards): () => void
 
   /** Snapshots, if the shop keeps them: the current one, or null; and storing one after a read found none. */
   readSnapshot? (key: string): Promise<string | null>
@@ -149,6 +158,13 @@ export interface AddItemInput {
   quantity: number
   /** Chosen attributes for a variable product: `{attribute: value}`. */
   variation: Record<string, string>
+  /**
+   * The drawer's own adds name their control (`recommendation`, `spotlight`); the shop keeps it on the line the add
+   * creates (`CartLine.origin`: a line the add only merges into keeps its own), through quantity changes and the login
+   * merge, and on the order's line, where `orderAttribution` counts it. The drawer's `changeAsService` lines (add-ons,
+   * bundles) carry it in their data. A shop's own adds never set it.
+   */
+  origin?: LineOrigin
 }
 
 /** Who is asking. */
@@ -168,6 +184,22 @@ export interface Viewer {
  * answer is the re-priced cart.
  */
 export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
+
+/**
+ * The drawer's reward tiers, as the host's totals apply them. On every pricing the host passes `evaluator(viewer,
+ * now)` to `priceCart` (domain/totals.ts), which grants free shipping, lists a discount reward with the coupons and
+ * prices gift lines at zero; inside every cart change the host brings the gift lines in step with
+ * `syncRewardGifts` (domain/rewards.ts) and tells `report` of a gift it could not add. Before pricing it calls
+ * `prepare` with the settings version its read or write saw (undefined when it has none), so the tiers are the
+ * ones saved at that version on any instance.
+ */
+export interface CartRewards {
+  prepare (settingsVersion?: number): Promise<void>
+  /** The evaluator for a viewer (conditions depend on them), or null while no tier is configured. */
+  evaluator (viewer: Viewer, now: Date): RewardEvaluator | null
+  /** A reached gift tier whose product could not be added (out of stock, no longer sold): it grants nothing. */
+  report (tierId: string, problem: 'gift_unavailable'): void
+}
 
 /** Which lines of a cart only the drawer may change (locked add-on lines). */
 export type LockedLines = (data: CartData) => ReadonlySet<string>
@@ -229,6 +261,11 @@ export interface DrawerFilterHooks {
   storefront_scripts: { value: StorefrontScript[], args: [StorefrontContext] }
   /** Links in every storefront page's header. */
   storefront_header_links: { value: StorefrontLink[], args: [StorefrontContext] }
+  /**
+   * An action (WooCommerce's of the same name): applied once the checkout has placed an order from a cart, after it is
+   * stored; the value (`null`) is unused. The drawer's analytics count the cart as one that ordered.
+   */
+  woocommerce_store_api_checkout_order_processed: { value: null, args: [{ order: Order, cartKey: string }] }
 }
 
 export type DrawerFilterName = keyof DrawerFilterHooks

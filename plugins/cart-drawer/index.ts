@@ -5,6 +5,7 @@ import { drawerAssetsPlugin } from '../drawer-assets/index.ts'
 import { fragmentsPlugin } from '../fragments/index.ts'
 import { securityPlugin, type Edition } from '../security/index.ts'
 import { settingsPlugin } from '../settings/index.ts'
+import { rewardsPlugin } from '../rewards/index.ts'
 import { storeApiExtensionPlugin } from '../store-api-extension/index.ts'
 import { svcFreePlugin } from '../svc-free/index.ts'
 import { svcProPlugin } from '../svc-pro/index.ts'
@@ -43,6 +44,7 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
   await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores, secrets: options.secrets })
   await fastify.register(settingsPlugin)
+  await fastify.register(rewardsPlugin, { edition })
   await fastify.register(storeApiExtensionPlugin)
   await fastify.register(fragmentsPlugin)
   await fastify.register(securityPlugin, {
@@ -68,7 +70,7 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
 export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type {
-  CommercePort, CartsPort, CartState, CartReading, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter,
+  CommercePort, CartsPort, CartState, CartReading, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './commerce-port.ts'
-export { CartHooks } from './cart-hooks.ts'
+export { CartHooks, type CartHookName } from './cart-hooks.ts'

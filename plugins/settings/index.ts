@@ -25,5 +25,5 @@ export const settingsPlugin = fp<SettingsPluginOptions>(async (fastify, options)
   }))
 }, { name: 'settings', fastify: '5.x' })
 
-export { SettingsService, type SettingsWriteResult, type VersionedSettings, type SettingsServiceOptions } from './settings-service.ts'
+export { SettingsService, type SettingsCheck, type SettingsWriteResult, type VersionedSettings, type SettingsServiceOptions } from './settings-service.ts'
 export { settingsProblems, deepMerge, defaultSettings, type SettingsProblems } from './document.ts'

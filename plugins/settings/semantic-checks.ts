@@ -1,5 +1,6 @@
 import { validateConditions } from '../../domain/conditions/index.ts'
 import type { SettingsProblems } from './document.ts'
+import { rewardProblems } from './reward-checks.ts'
 import { CATALOGS } from '../../i18n/catalogs.ts'
 import { overrideProblem } from '../../i18n/compile.ts'
 import { LOCALES, type Locale } from '../../i18n/locales.ts'
@@ -40,7 +41,52 @@ export function semanticProblems (document: unknown): SettingsProblems {
   uniqueIds(bundles, 'bundles.bundles')
 
   if (isObject(document.spotlight)) conditionsAt(document.spotlight.conditions, 'spotlight.conditions')
+
+  const tiers = listOf(isObject(document.rewards) ? document.rewards.tiers : undefined)
+  uniqueIds(tiers, 'rewards.tiers')
+  tiers.forEach((tier, index) => { if (isObject(tier)) conditionsAt(tier.conditions, `rewards.tiers.${index}.conditions`) })
+  Object.assign(problems, rewardProblems(document.rewards))
   if (isObject(document.language)) Object.assign(problems, textProblems(document.language.texts))
+  Object.assign(problems, behaviourProblems(document))
+  return problems
+}
+
+/** An address the drawer links to: empty, an http(s) URL with a host, or a path on this site (`/…`, never `//…`). */
+export function isDrawerLink (value: string): boolean {
+  if (value === '') return true
+  if (/[\s\\]/.test(value)) return false
+  if (value.startsWith('/')) return !value.startsWith('//')
+  if (!/^https?:\/\//.test(value)) return false
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+/**
+ * The `behaviour` section's links and the launcher's paths, in words a shop manager reads (the schema's patterns say
+ * the same for the API reference), and a circle launcher, which has no room for the total.
+ */
+function behaviourProblems (document: Json): SettingsProblems {
+  const problems: SettingsProblems = {}
+  const link = (value: unknown, path: string) => {
+    if (typeof value === 'string' && !isDrawerLink(value)) problems[path] = 'must be an http(s) address or a path on this site starting with /'
+  }
+  const behaviour = isObject(document.behaviour) ? document.behaviour : {}
+  link(behaviour.checkout_url, 'behaviour.checkout_url')
+  link(behaviour.cart_url, 'behaviour.cart_url')
+  if (isObject(behaviour.empty_state)) link(behaviour.empty_state.continue_url, 'behaviour.empty_state.continue_url')
+  const launcher = isObject(document.launcher) ? document.launcher : {}
+  listOf(launcher.hide_on_paths).forEach((path, index) => {
+    if (typeof path === 'string' && !/^\/[^\s*?#\\]*\*?$/.test(path)) {
+      problems[`launcher.hide_on_paths.${index}`] = `"${path}" must be a path starting with / (without ? or #), with at most one * at the end`
+    }
+  })
+  if (launcher.shape === 'circle' && launcher.show_total === true) {
+    problems['launcher.shape'] = 'a circle has room for the icon and the count only: choose another shape, or do not show the total'
+  }
   return problems
 }
 

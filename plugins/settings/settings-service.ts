@@ -19,6 +19,25 @@ export type SettingsWriteResult =
   /** `expectedVersion` is not the stored version: someone saved in between. Nothing was stored. */
   | { ok: false, reason: 'conflict', version: number }
 
+/**
+ * A check beyond the schema (`addCheck`): given the effective document (which may hold invalid values when the schema
+ * found problems too), the problems it finds, `{path: message}`.
+ */
+export type SettingsCheck = (settings: Settings) => SettingsProblems | Promise<SettingsProblems>
+
+/**
+ * Sections the document no longer has: dropped without a problem when read, saved or imported, so an older export
+ * still imports. `shipping_meter` (a threshold that granted nothing) became the `rewards` tiers.
+ */
+const RETIRED_SECTIONS = ['shipping_meter']
+
+function withoutRetired<T> (document: T): T {
+  if (!isPlainObject(document) || !RETIRED_SECTIONS.some((key) => Object.hasOwn(document, key))) return document
+  const copy: Record<string, unknown> = { ...document }
+  for (const key of RETIRED_SECTIONS) delete copy[key]
+  return copy as T
+}
+
 function deepFreeze<T> (value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value)
@@ -47,11 +66,39 @@ export class SettingsService {
   readonly #maxAttempts: number
   #lastReportedVersion = -1
   #cached: VersionedSettings | undefined
+  readonly #checks: SettingsCheck[] = []
 
   constructor (storage: SettingsStore, options: SettingsServiceOptions = {}) {
     this.#storage = storage
     this.#onStoredProblems = options.onStoredProblems ?? (() => {})
     this.#maxAttempts = Math.max(1, options.maxAttempts ?? 5)
+  }
+
+  /** The document this instance last read or wrote, without a read (undefined before the first). */
+  get cached (): VersionedSettings | undefined {
+    return this.#cached
+  }
+
+  /**
+   * Adds a check that needs more than the document (the shop's products, the edition): it runs on every save and
+   * import, together with the schema's, and its problems refuse the document like theirs. Returns a remover.
+   */
+  addCheck (check: SettingsCheck): () => void {
+    this.#checks.push(check)
+    return () => {
+      const index = this.#checks.indexOf(check)
+      if (index !== -1) this.#checks.splice(index, 1)
+    }
+  }
+
+  /** Every problem of an effective document: the schema's and the added checks'. */
+  async #problems (document: Json): Promise<SettingsProblems> {
+    const problems = settingsProblems(document)
+    for (const check of this.#checks) {
+      // The schema's own message stays first for a path both report.
+      for (const [path, message] of Object.entries(await check(document as Settings))) problems[path] ??= message
+    }
+    return problems
   }
 
   /** The default document. */
@@ -98,8 +145,8 @@ export class SettingsService {
       if (expectedVersion !== undefined && expectedVersion !== current.version) {
         return { ok: false, reason: 'conflict', version: current.version }
       }
-      const overrides = deepMerge(current.overrides, patch)
-      const problems = settingsProblems(effectiveSettings(overrides))
+      const overrides = deepMerge(current.overrides, withoutRetired(patch))
+      const problems = await this.#problems(effectiveSettings(overrides))
       if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
       const stored = await this.#storage.saveSettings(overrides, current.version)
       if (stored !== null) return { ok: true, ...this.#remember(effectiveSettings(overrides) as Settings, stored.version) }
@@ -115,8 +162,8 @@ export class SettingsService {
    */
   async replace (document: unknown, expectedVersion?: number): Promise<SettingsWriteResult> {
     if (!isPlainObject(document)) return { ok: false, reason: 'invalid', problems: { settings: 'must be an object' } }
-    const overrides = deepMerge({}, document)
-    const problems = settingsProblems(effectiveSettings(overrides))
+    const overrides = deepMerge({}, withoutRetired(document))
+    const problems = await this.#problems(effectiveSettings(overrides))
     if (Object.keys(problems).length > 0) return { ok: false, reason: 'invalid', problems }
     const stored = await this.#storage.saveSettings(overrides, expectedVersion)
     if (stored === null) return { ok: false, reason: 'conflict', version: (await this.#read()).version }
@@ -132,7 +179,7 @@ export class SettingsService {
   async #read (): Promise<{ overrides: Json, version: number }> {
     const stored = await this.#storage.getSettings()
     if (stored === null) return { overrides: {}, version: 0 }
-    const { overrides, problems } = repairOverrides(stored.document)
+    const { overrides, problems } = repairOverrides(withoutRetired(stored.document))
     if (Object.keys(problems).length > 0 && stored.version !== this.#lastReportedVersion) {
       this.#lastReportedVersion = stored.version
       this.#onStoredProblems(problems, stored.version)

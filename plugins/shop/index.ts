@@ -105,10 +105,12 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   for (const { name, callback, priority } of options.filters ?? []) filters.add(name, callback as FilterCallback<typeof name>, priority)
 
   const nonces = createNonceService({ secrets: options.secrets, now: millis })
+  const carts = new CartService(options.storage, options.config, clock)
   const platform: Omit<Shop, 'commerce'> = {
     storage: options.storage,
-    carts: new CartService(options.storage, options.config, clock),
-    checkout: new CheckoutService(options.storage, options.config, clock),
+    carts,
+    // The order is priced as the cart is, reward tiers included.
+    checkout: new CheckoutService(options.storage, options.config, clock, carts),
     cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
     auth: new AuthService(options.storage, nonces, clock),
     filters,

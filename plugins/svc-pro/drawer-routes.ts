@@ -20,14 +20,12 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const shop = fastify.commerce
 
-  async function meter (state: CartState) {
-    const { settings } = await fastify.settings.get()
-    const { threshold, enabled } = settings.shipping_meter
-    const basis = state.priced.totals.totalItems - state.priced.totals.totalDiscount
-    const figures = shippingMeter(threshold, basis, state.priced.freeShipping)
+  function meter (state: CartState) {
+    const figures = shippingMeter(state.priced)
     // Money in svc/v1 bodies is strings of minor units with a currency block (design §3.7).
     return {
-      enabled,
+      enabled: figures.enabled,
+      measure: figures.measure,
       threshold: String(figures.threshold),
       basis: String(figures.basis),
       remaining: String(figures.remaining),
@@ -79,6 +77,6 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
     const viewer = viewerOf(request)
     const offer = await activeSpotlight(fastify, await cartStateOf(fastify, request), viewer)
     if (offer === null || offer.product.id !== request.body.product_id) throw restError('svc_spotlight_unavailable')
-    return changeCart(fastify, request, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {} }, viewer))
+    return changeCart(fastify, request, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {}, origin: 'spotlight' }, viewer))
   })
 }

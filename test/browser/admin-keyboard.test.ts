@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import type { Test } from 'tap'
 import { ADMIN_PAGE } from './admin-page.ts'
-import { ADMIN, browserTest, launchBrowser, newPage, startShop } from './helpers.ts'
+import { ADMIN, browserTest, FREE_SHIPPING_TIER, launchBrowser, newPage, startShop } from './helpers.ts'
 
 /**
  * The settings screen with the keyboard alone (Pro, 1280×800): log in with Tab, typing and Enter; Tab through the
@@ -46,7 +46,7 @@ async function tabTo (t: Test, page: Page, selector: string, options: { back?: b
 }
 
 browserTest('the settings screen with the keyboard alone', async (t) => {
-  const shop = await startShop(t, { edition: 'pro' })
+  const shop = await startShop(t, { edition: 'pro', settings: { rewards: { tiers: [FREE_SHIPPING_TIER] } } })
   const browser = await launchBrowser(t)
   const { context, page, errors } = await newPage(browser, { viewport: { width: 1280, height: 800 } })
   t.teardown(() => context.close())
@@ -78,7 +78,7 @@ browserTest('the settings screen with the keyboard alone', async (t) => {
     await page.keyboard.press('Space')
     t.equal(await page.isChecked(checkbox), !before.launcher.show_total, 'Space ticked the checkbox')
 
-    const amount = '#f-shipping_meter-threshold'
+    const amount = '#f-rewards-tiers-0-threshold'
     await tabTo(t, page, amount)
     await page.keyboard.press('Control+A')
     await page.keyboard.type('75')
@@ -92,7 +92,7 @@ browserTest('the settings screen with the keyboard alone', async (t) => {
     const saved = (await shop.app.settings.get()).settings
     t.equal(saved.launcher.position, position, 'the corner chosen')
     t.equal(saved.launcher.show_total, !before.launcher.show_total, 'the checkbox')
-    t.equal(saved.shipping_meter.threshold, 7500, '75 dollars, saved in cents')
+    t.equal(saved.rewards.tiers[0]!.threshold, 7500, '75 dollars, saved in cents')
   })
 
   t.test('Enter in a field saves too', async (t) => {

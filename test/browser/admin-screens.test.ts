@@ -37,7 +37,7 @@ browserTest('the admin screens', async (t) => {
 
   t.test('the demo admin logs in on the admin page and edits with a live preview', async (t) => {
     await logInOnAdminPage(page, shop.url, ADMIN)
-    for (const section of ['enabled', 'drawer_config', 'launcher', 'recommendations', 'shipping_meter', 'smart_addons', 'bundles', 'spotlight', 'analytics']) {
+    for (const section of ['enabled', 'drawer_config', 'launcher', 'recommendations', 'rewards', 'smart_addons', 'bundles', 'spotlight', 'analytics']) {
       t.equal(await page.locator(`[data-section="${section}"]`).count(), 1, `the ${section} section`)
     }
     t.equal(await page.getAttribute('#f-drawer_config-width_desktop', 'max'), '960', 'bounds from the schema')

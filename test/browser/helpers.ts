@@ -245,11 +245,20 @@ export async function seriousAxeViolations (page: Page): Promise<AxeViolation[]>
   })()`)
 }
 
-/** Pro settings with every widget on: an add-on, a bundle, a spotlight, the shipping meter; the launcher shows its total. */
+/** Pro settings with every widget on: an add-on, a bundle, a spotlight, three reward tiers; the launcher shows its total. */
 const always = { match: 'all', conditions: [] }
+
+/** One free-shipping tier from $50.00. */
+export const FREE_SHIPPING_TIER = { id: 'free-shipping', label: 'Free shipping', reward: 'free_shipping', threshold: 5000, amount: 0, product_id: 0, conditions: always }
 export const PRO_WIDGET_SETTINGS = {
   launcher: { position: 'bottom-right', show_count: true, show_total: true },
-  shipping_meter: { enabled: true, threshold: 10000 },
+  rewards: {
+    tiers: [
+      { ...FREE_SHIPPING_TIER, threshold: 10000 },
+      { id: 'ten-off', label: '10% off', reward: 'percent_discount', threshold: 15000, amount: 10, product_id: 0, conditions: always },
+      { id: 'pick', label: 'A free guitar pick', reward: 'gift', threshold: 20000, amount: 0, product_id: 118, conditions: always }
+    ]
+  },
   smart_addons: {
     enabled: true,
     addons: [{ id: 'gift-wrap', product_id: 116, label: 'Gift wrap', description: 'Wrapped with a ribbon and a card.', conditions: always }]

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
 import tap, { type Test } from 'tap'
 import { ADMIN_PAGE, logInOnAdminPage, saveAndWait, status } from './admin-page.ts'
-import { ADMIN, browserTest, launchBrowser, newPage, screenshot, seriousAxeViolations, startShop } from './helpers.ts'
+import { ADMIN, browserTest, FREE_SHIPPING_TIER, launchBrowser, newPage, screenshot, seriousAxeViolations, startShop } from './helpers.ts'
 
 /**
  * The merchant's screens as a person sees them, on a laptop (1280×800) and on a phone (390×844): the login form (and
@@ -98,7 +98,7 @@ async function seedAnalytics (app: FastifyInstance): Promise<number> {
 
 browserTest('the merchant\'s screens on a laptop and on a phone', async (t) => {
   const free = await startShop(t, { edition: 'free' })
-  const pro = await startShop(t, { edition: 'pro' })
+  const pro = await startShop(t, { edition: 'pro', settings: { rewards: { tiers: [FREE_SHIPPING_TIER] } } })
   const opens = await seedAnalytics(pro.app)
   const browser = await launchBrowser(t)
 
@@ -157,17 +157,17 @@ browserTest('the merchant\'s screens on a laptop and on a phone', async (t) => {
       t.ok(await page.isVisible(status), 'the status line')
 
       // An amount that is not one is named at once, and Save sends nothing until it is fixed.
-      const amount = '#f-shipping_meter-threshold'
-      const error = '[data-path="shipping_meter.threshold"] .admin-error'
+      const amount = '#f-rewards-tiers-0-threshold'
+      const error = '[data-path="rewards.tiers.0.threshold"] .admin-error'
       await page.fill(amount, 'fifty')
       t.equal(await page.textContent(error), 'must be an amount in USD, for example 50.00')
       let posted = 0
       page.on('request', (request) => { if (request.method() === 'POST' && request.url().endsWith('/svc/v1/settings')) posted++ })
       await page.click('button[data-action="save"]')
-      await page.waitForSelector(`${status} [data-problem="shipping_meter.threshold"]`)
-      t.match(await page.textContent(status), 'Free-shipping meter › Free shipping from: must be an amount in USD')
+      await page.waitForSelector(`${status} [data-problem="rewards.tiers.0.threshold"]`)
+      t.match(await page.textContent(status), 'Rewards › Tier 1 › From: must be an amount in USD')
       t.equal(posted, 0, 'nothing sent')
-      t.equal(await page.evaluate('document.activeElement.id'), 'f-shipping_meter-threshold', 'the field has the focus')
+      t.equal(await page.evaluate('document.activeElement.id'), 'f-rewards-tiers-0-threshold', 'the field has the focus')
       await review(t, page, `admin-settings-amount-error-${size}`)
       await page.fill(amount, '49.99')
       t.equal(await page.textContent(error), '', 'a real amount: the message goes')

@@ -206,9 +206,9 @@ test('the drawer on the example host (Pro)', async (t) => {
 
     const read = await adminSvc('GET', 'settings')
     t.equal(read.statusCode, 200, 'the manager reads the settings')
-    const saved = await adminSvc('POST', 'settings', { settings: { shipping_meter: { threshold: 3000 } }, version: read.json().version })
+    const saved = await adminSvc('POST', 'settings', { settings: { drawer_config: { width_desktop: 500 } }, version: read.json().version })
     t.equal(saved.statusCode, 200, 'and saves them with the nonce', { body: saved.body })
-    t.equal(saved.json().settings.shipping_meter.threshold, 3000, 'saved')
+    t.equal(saved.json().settings.drawer_config.width_desktop, 500, 'saved')
     t.equal(saved.json().version, read.json().version + 1, 'a new version')
     t.teardown(async () => { await adminSvc('DELETE', 'settings') })
     const meter = await shopper.ok('GET', 'shipping-meter')

@@ -4,10 +4,11 @@ import { findVariation } from '../../../domain/catalog.ts'
 import { variationChoice } from '../../../domain/variations.ts'
 import { applyCoupon, couponRemovedMessage, removeCoupon, validateCoupon } from '../../../domain/coupons.ts'
 import { domainError } from '../../../domain/result.ts'
-import { priceCart } from '../../../domain/totals.ts'
+import { priceCart, rewardsEarned, type RewardEvaluator } from '../../../domain/totals.ts'
+import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
-import { CartHooks, type AddItemInput, type CartReconciler, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
+import { CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 
 // The cart types are the commerce port's: this service is the reference platform's side of it.
@@ -81,8 +82,19 @@ export class CartService {
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
-  addHook (name: 'lockedLines' | 'reconcile' | 'snapshot', hook: LockedLines | CartReconciler | CartSnapshotter): () => void {
-    return this.#hooks.add(name, hook)
+  addHook (name: 'rewards', hook: CartRewards): () => void
+  addHook (name: CartHookName, hook: LockedLines | CartReconciler | CartSnapshotter | CartRewards): () => void {
+    return this.#hooks.add(name as 'lockedLines', hook as LockedLines)
+  }
+
+  /** The reward tiers' evaluator for a viewer (the drawer's `rewards` hook), or null: every pricing passes it. */
+  rewardEvaluator (viewer: Viewer): RewardEvaluator | null {
+    return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
+  }
+
+  /** Brings the reward tiers to the settings version a read or write saw (the last known without one). */
+  async prepareRewards (settingsVersion?: number): Promise<void> {
+    await this.#hooks.rewards?.prepare(settingsVersion)
   }
 
   /** Grows whenever a `lockedLines` hook is added or removed (0: none ever): what a snapshot with locks depends on. */
@@ -101,7 +113,9 @@ export class CartService {
 
   /** The cart as stored with its products and coupons and the settings' version (`Storage.readCart`). */
   async read (key: string): Promise<CartRead> {
-    return this.#storage.readCart(key)
+    const read = await this.#storage.readCart(key)
+    await this.prepareRewards(read.settingsVersion)
+    return read
   }
 
   /**
@@ -136,7 +150,7 @@ export class CartService {
 
   /** The cart as stored, priced: one storage round trip (`Storage.readCart`). */
   async get (key: string, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.priceRead(key, await this.#storage.readCart(key), viewer)
+    return this.priceRead(key, await this.read(key), viewer)
   }
 
   /** Prices a cart read with its products and coupons (`Storage.readCart`): no storage call. */
@@ -157,7 +171,7 @@ export class CartService {
     const { product, parent, variation } = await this.#resolveProduct(input)
     let itemKey = ''
     const state = await this.#change(key, viewer, (data) => {
-      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity }, viewer))
+      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.origin === undefined ? {} : { origin: input.origin }) }, viewer))
       itemKey = added.key
       return added.cart
     })
@@ -286,10 +300,12 @@ export class CartService {
     await this.#storage.updateCart(saved.key, (current) => {
       let data = current.data
       for (const line of guest.data.lines) {
+        // Gift lines are not carried over: the merged cart's next change adds the gifts it earns.
+        if (line.rewardId !== undefined) continue
         const product = products.get(line.variationId || line.productId)
         const parent = products.get(line.productId)
         if (!product || !parent) continue
-        // A line keeps its group and own discount (an add-on stays a locked add-on line); a locked line the saved
+        // A line keeps its group, own discount and origin (an add-on stays a locked add-on line); a locked line the saved
         // cart already has is not doubled.
         if (locked.has(line.key) && data.lines.some((existing) => existing.key === line.key)) continue
         const added = addToCart(data, {
@@ -298,7 +314,8 @@ export class CartService {
           quantity: line.quantity,
           variation: line.variation,
           ...(line.group === undefined ? {} : { group: line.group }),
-          ...(line.discountPercent ? { discountPercent: line.discountPercent } : {})
+          ...(line.discountPercent ? { discountPercent: line.discountPercent } : {}),
+          ...(line.origin === undefined ? {} : { origin: line.origin })
         }, viewer)
         if (added.ok) data = added.value.cart
       }
@@ -329,14 +346,35 @@ export class CartService {
     return removed.length === 0 ? { data, removed } : { data: { ...data, coupons: kept }, removed }
   }
 
+  /**
+   * Inside the write: the gift lines of the reward tiers the changed cart reaches are added, and those of tiers it no
+   * longer reaches removed (these reads join the write's transaction).
+   */
+  async #syncGifts (data: CartData, viewer: Viewer): Promise<CartData> {
+    const rewards = this.#hooks.rewards
+    const evaluator = this.rewardEvaluator(viewer)
+    if (rewards === undefined || evaluator === null) {
+      return data.lines.some((line) => line.rewardId !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
+    }
+    const [products, coupons] = await Promise.all([this.#storage.getProducts([...productIds(data)]), this.#storage.getCoupons(data.coupons)])
+    const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator)
+    const wanted = outcome.gifts.filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
+    const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)
+    const synced = syncRewardGifts(data, outcome, gifts, viewer)
+    for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')
+    return synced.data
+  }
+
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>): Promise<CartState> {
+    await this.prepareRewards()
     const { cart, versions, result: removed } = await this.#storage.updateCart(key, async (current) => {
       const changed = await change(current.data)
       // A change that rebuilds the data keeps what it does not know of: the customer and the chosen rates.
       const next: CartData = { ...pickSession(current.data), ...changed }
       const checked = await this.#dropInvalidCoupons(next, viewer)
-      return { data: checked.data, result: checked.removed }
+      return { data: await this.#syncGifts(checked.data, viewer), result: checked.removed }
     })
+    await this.prepareRewards(versions?.settingsVersion)
     if (viewer.userId && cart.userId !== viewer.userId) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
@@ -379,6 +417,7 @@ export class CartService {
 
   /** Prices a cart already read (for example by the security plugin, which reads it to start the session). */
   async price (key: string, stored: StoredCart | null, viewer: Viewer = GUEST): Promise<CartState> {
+    await this.prepareRewards()
     const data = stored?.data ?? EMPTY
     const ids = productIds(data)
     const [products, coupons] = await Promise.all([
@@ -389,7 +428,7 @@ export class CartService {
   }
 
   #priced (key: string, stored: StoredCart | null, products: Map<number, Product>, coupons: Map<string, Coupon>, ids: Set<number>, viewer: Viewer): CartState {
-    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer)
+    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.rewardEvaluator(viewer))
     let crossSells: Promise<Product[]> | undefined
     return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
   }

@@ -3,7 +3,7 @@ import { isInStock } from '../../../domain/catalog.ts'
 import {
   addressProblems, EMPTY_ADDRESS, EMPTY_BILLING, findPaymentMethod, normaliseAddress, orderFromCart, orderStock, type PaymentMethod
 } from '../../../domain/checkout.ts'
-import { priceCart } from '../../../domain/totals.ts'
+import { priceCart, type RewardEvaluator } from '../../../domain/totals.ts'
 import type { Address, BillingAddress, CartCustomer, CartData, Order, PricedCart, ShopConfig } from '../../../domain/types.ts'
 import { RestError } from '../../../errors/index.ts'
 import { OrderConflictError, type Storage, type StoredCart } from '../../../storage/index.ts'
@@ -46,6 +46,12 @@ function invalidAddresses (problems: { billing: string[], shipping: string[] }):
   })
 }
 
+/** Where the checkout takes the reward tiers from: the cart service (the drawer's `rewards` hook). */
+export interface RewardSource {
+  prepareRewards: () => Promise<void>
+  rewardEvaluator: (viewer: Viewer) => RewardEvaluator | null
+}
+
 /**
  * The checkout: a cart becomes an order in one transaction that holds the cart's write lock — every rule is checked
  * against the cart as it is then, the stock is taken and the coupons counted with the order, and the cart is
@@ -55,8 +61,10 @@ export class CheckoutService {
   readonly #storage: Storage
   readonly #config: ShopConfig
   readonly #now: () => Date
+  readonly #rewards: RewardSource | undefined
 
-  constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
+  constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date(), rewards?: RewardSource) {
+    this.#rewards = rewards
     this.#storage = storage
     this.#config = config
     this.#now = now
@@ -64,6 +72,7 @@ export class CheckoutService {
 
   async placeOrder (cartKey: string, viewer: Viewer, request: CheckoutRequest): Promise<Order> {
     try {
+      await this.#rewards?.prepareRewards()
       const { result } = await this.#storage.updateCart(cartKey, async (current) => this.#place(current, viewer, request))
       return result
     } catch (error) {
@@ -85,7 +94,7 @@ export class CheckoutService {
     const ids = data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId])
     const [products, coupons] = await Promise.all([this.#storage.getProducts(ids), this.#storage.getCoupons(data.coupons)])
     const now = this.#now()
-    const priced = priceCart(data, products, coupons, this.#config, now, viewer)
+    const priced = priceCart(data, products, coupons, this.#config, now, viewer, this.#rewards?.rewardEvaluator(viewer) ?? null)
     this.#refuseCartProblems(priced, data)
 
     const saved = cartCustomer(data)
@@ -107,7 +116,8 @@ export class CheckoutService {
     }, { key: newOrderKey(), currency: this.#config.currency.code, now })
     const placed = await this.#storage.createOrder(order, {
       stock: orderStock(priced),
-      coupons: priced.coupons.map(({ coupon }) => coupon.code)
+      // A reward's discount is no stored coupon: only the shopper's coupons are counted.
+      coupons: priced.coupons.filter((coupon) => coupon.rewardId === undefined).map(({ coupon }) => coupon.code)
     })
     // The cart is emptied with the order; the addresses stay for the shopper's next order.
     return { data: { lines: [], coupons: [], customer: { billing, shipping } }, result: placed }

@@ -45,7 +45,7 @@ onEveryBackend('GET drawer-data in Pro; the Pro paths in Free', async (t, { app,
     t.same(data.shipping_meter, await shopper.ok('GET', 'shipping-meter'), 'shipping_meter: GET shipping-meter')
     t.same(data.smart_addons, await shopper.ok('GET', 'smart-addons'), 'smart_addons: GET smart-addons')
     t.match(data.spotlight, { title: 'Summer special', product: { id: 104 }, in_cart: false }, 'spotlight: the offer')
-    t.match(data, { cart: { cartItems: [{ product_id: 101 }, { product_id: 116 }] }, shipping_meter: { basis: '2100' }, smart_addons: [{ id: 'gift-wrap', active: true }] })
+    t.match(data, { cart: { cartItems: [{ product_id: 101 }, { product_id: 116 }] }, shipping_meter: { enabled: false, reached: false }, smart_addons: [{ id: 'gift-wrap', active: true }] })
     t.equal(data.cart.optionalLockedKeys[0], data.smart_addons[0].key, 'the sections agree on the add-on line')
   })
 
@@ -54,7 +54,7 @@ onEveryBackend('GET drawer-data in Pro; the Pro paths in Free', async (t, { app,
     const data = await shopper.ok('GET', 'drawer-data?fields=spotlight,shipping_meter')
     t.same(Object.keys(data).sort(), ['shipping_meter', 'spotlight'])
     t.equal(data.spotlight, null)
-    t.match(data.shipping_meter, { enabled: true, threshold: '5000', basis: '0' })
+    t.match(data.shipping_meter, { enabled: false, threshold: '0', basis: '0' }, 'no reward tier by default')
     expectError(t, await shopper.svc('GET', 'drawer-data?fields=spotlight,bundles'), 400, 'svc_invalid_params', 'an unknown section')
   })
 
