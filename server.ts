@@ -7,6 +7,7 @@ import { ADMIN_BASE } from './plugins/admin-screens/index.ts'
 import { demoShopConfig } from './seed/demo-config.ts'
 import { demoCoupons } from './seed/demo-catalog.ts'
 import { seedDemoShop, seedDemoUsers } from './seed/seed.ts'
+import { seedDemoSettings } from './seed/demo-settings.ts'
 import { createRateCounter, createStorage } from './storage/index.ts'
 
 function loadEnv (): ServerEnv {
@@ -31,6 +32,8 @@ const secrets = env.secrets.length > 0
 // The demo catalog and coupons only in demo mode; the accounts whenever they are configured (env.users).
 const seeded = env.demo && await seedDemoShop(storage, env.homeUrl)
 await seedDemoUsers(storage, env.users)
+// The demo's drawer settings (rewards; in Pro add-ons, a bundle, a spotlight) while the settings were never saved.
+if (env.demo) await seedDemoSettings(storage, env.edition)
 
 const app = await buildApp({
   storage,

@@ -13,14 +13,7 @@ export function renderRewards (rewards: CartState['rewards'] | undefined, cart: 
   if (!rewards || !cart || cart.cartItems.length === 0) return []
   const top = Math.max(1, ...rewards.tiers.map((tier) => Number(tier.threshold)))
   const basis = Number(rewards.basis)
-  const next = rewards.tiers.filter((tier) => !tier.reached && Number(tier.remaining) > 0)
-    .sort((a, b) => Number(a.threshold) - Number(b.threshold))[0]
-  const amount = (value: string) => rewards.measure === 'item_count' ? i18n.number(Number(value)) : i18n.money(value, cart.currency)
-  const text = next === undefined
-    ? i18n.t('rewardsAllReached')
-    : rewards.measure === 'item_count'
-      ? i18n.t('rewardsRemainingItems', { count: Number(next.remaining), reward: next.label })
-      : i18n.t('rewardsRemaining', { amount: amount(next.remaining), reward: next.label })
+  const text = rewardsText(rewards, cart.currency, i18n)
   const percent = Math.round(Math.min(1, basis / top) * 100)
   const bar = h('div', {
     class: 'svc-meter-bar',
@@ -40,4 +33,18 @@ export function renderRewards (rewards: CartState['rewards'] | undefined, cart: 
   const nodes: Node[] = [h('p', { class: 'svc-meta', dir: 'auto' }, text), bar]
   if (reached.length > 0) nodes.push(h('ul', { class: 'svc-unlocked' }, ...reached.map((tier) => h('li', { dir: 'auto' }, i18n.t('rewardUnlocked', { reward: tier.label })))))
   return nodes
+}
+
+/**
+ * The sentence over the bar: what the next tier still needs (the lowest threshold not yet met), or that every tier
+ * is unlocked. A tier whose threshold is met but that does not apply (its conditions, or a paid shipping rate chosen)
+ * is never announced as unlocked.
+ */
+export function rewardsText (rewards: Rewards, currency: CartState['currency'], i18n: I18n): string {
+  const next = rewards.tiers.filter((tier) => !tier.reached && Number(tier.remaining) > 0)
+    .sort((a, b) => Number(a.threshold) - Number(b.threshold))[0]
+  if (next === undefined) return rewards.tiers.every((tier) => tier.reached) ? i18n.t('rewardsAllReached') : ''
+  return rewards.measure === 'item_count'
+    ? i18n.t('rewardsRemainingItems', { count: Number(next.remaining), reward: next.label })
+    : i18n.t('rewardsRemaining', { amount: i18n.money(next.remaining, currency), reward: next.label })
 }

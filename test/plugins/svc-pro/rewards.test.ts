@@ -159,6 +159,32 @@ onEveryBackend('reward tiers', async (t, pro) => {
     t.equal(below.rewards.tiers[0].reached, false)
   })
 
+  t.test('an order is priced as the cart: the reward discount, the free shipping and the gift at zero', async (t) => {
+    await configure(t, app, {
+      rewards: {
+        tiers: [
+          freeShipping(2000),
+          tier('ten', 'percent_discount', 3000, { amount: 10, label: '10% off' }),
+          tier('wrap', 'gift', 3000, { product_id: 116, label: 'Free gift wrap' })
+        ]
+      }
+    })
+    const shopper = await Shopper.guest(app)
+    await shopper.add(117, 6)
+    const { cart } = await shopper.storeCart()
+    t.same([cart.totals.total_shipping, cart.totals.total_discount], ['0', '300'], 'free shipping and 10 % off 3000')
+    const address = { first_name: 'Ada', last_name: 'Lovelace', company: '', address_1: '1 Main St', address_2: '', city: 'Springfield', state: '', postcode: '12345', country: 'GB', phone: '' }
+    const placed = await shopper.storeRequest('POST', 'checkout', { billing_address: { ...address, email: 'ada@example.com' }, shipping_address: address, payment_method: 'cod' })
+    t.equal(placed.statusCode, 200, 'the order is placed', { body: placed.body })
+    const order = await pro.storage.getOrder(placed.json().order_id)
+    t.ok(order, 'stored')
+    t.equal(order!.totals.totalPrice, Number(cart.totals.total_price), 'the order costs what the cart said')
+    t.equal(order!.totals.totalShipping, 0)
+    const gift = order!.lines.find((line) => line.productId === 116)
+    t.same([gift?.quantity, gift?.total], [1, 0], 'the gift is in the order at zero')
+    t.same((await pro.storage.getCoupon('reward_ten')), null, 'no coupon was created for the reward')
+  })
+
   t.test('a tier whose conditions do not hold grants nothing', async (t) => {
     await configure(t, app, {
       rewards: { tiers: [freeShipping(1000, { conditions: { match: 'all', conditions: [{ type: 'logged_in', operator: 'is', value: true }] } })] }
