@@ -38,7 +38,7 @@ browserTest('the drawer in the Pro edition', async (t) => {
     await addFromShop(page, 101)
     await page.waitForTimeout(800)
     t.same(traffic.afterLastAdd(), [], 'no request follows the add-to-cart response in Pro either')
-    t.match(await page.textContent('[data-svc="meter"]'), 'Spend $82.00 more for free shipping.', 'the meter follows the fragment\'s cart')
+    t.match(await page.textContent('[data-svc="meter"]'), 'Spend $82.00 more to get Free shipping.', 'the rewards bar follows the fragment\'s cart')
     t.equal(await page.getAttribute('[data-svc="meter"] [role="progressbar"]', 'aria-valuenow'), '18')
     t.match(await page.textContent('[data-svc="addons"]'), 'Gift wrap')
     t.match(await page.textContent('[data-svc="spotlight"]'), 'Ready for the sun?')

@@ -105,6 +105,10 @@ browserTest('the drawer in six languages', async (t) => {
           if (name === 'discount') t.ok(minus && minus.x < digits[0]!.x, 'the minus sign before the amount, not after it ("$10.80−")')
           else t.notOk(minus, 'no minus in the total')
         }
+        const goal = await characterBoxes(page, `${drawer} [data-svc="meter"] .svc-meta`)
+        const goalDigits = goal.filter((box) => /[0-9]/.test(box.ch))
+        t.ok(goalDigits.length >= 4 && goalDigits.every((box, i) => i === 0 || box.x > goalDigits[i - 1]!.x),
+          `the rewards sentence keeps its amount's digits left to right (${goal.map((box) => box.ch).join('')})`)
         const chip = await characterBoxes(page, `${drawer} .svc-chip span`)
         const minusAt = chip.findIndex((box) => box.ch === '\u2212')
         const chipMinus = chip[minusAt]
