@@ -216,7 +216,7 @@ export function addBundleLines (
         { bundle_id: selection.bundle.id, product_id: productId, slot: slotIndex }))
     }
     const product = parent.type === 'variable' ? chosen!.product : parent
-    const added = addToCart(data, { product, parent, quantity: 1, group, discountPercent, ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
+    const added = addToCart(data, { product, parent, quantity: 1, group, discountPercent, origin: 'bundle', ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
     if (!added.ok) {
       const { error } = added
       return fail({ ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } })

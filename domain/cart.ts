@@ -3,7 +3,7 @@ import { GUEST_VIEWER, isInStock, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
 import { checkStock, checkWholeQuantity, normaliseNewLineQuantity, quantityLimits, validateQuantity } from './quantity.ts'
 import { domainError, fail, ok } from './result.ts'
-import type { CartData, CartLine, Product, Result } from './types.ts'
+import type { CartData, CartLine, LineOrigin, Product, Result } from './types.ts'
 
 /**
  * The cart item key: md5 (32 lowercase hex) of `productId`, `variationId` and the attributes sorted by name, each
@@ -79,6 +79,8 @@ export interface AddToCartRequest {
   group?: string
   /** A percent discount on the line, before coupons. */
   discountPercent?: number
+  /** The drawer's control adding it (`CartLine.origin`): set on a line this add creates; a merged line keeps its own. */
+  origin?: LineOrigin
   /**
    * The Store API's add (CartController::add_to_cart): a new line's quantity is brought within the product's rules
    * instead of refused. Off for the platform's own adds (bundles, merges on login), which refuse.
@@ -137,7 +139,8 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
         variation,
         quantity: merged,
         ...(request.group === undefined ? {} : { group: request.group }),
-        ...(request.discountPercent ? { discountPercent: request.discountPercent } : {})
+        ...(request.discountPercent ? { discountPercent: request.discountPercent } : {}),
+        ...(request.origin === undefined ? {} : { origin: request.origin })
       }]
   return ok({ cart: withLines(cart, lines), key })
 }

@@ -159,7 +159,8 @@ export function orderFromCart (priced: PricedCart, input: CheckoutInput, context
       subtotal: lineSubtotal,
       subtotalTax: lineSubtotalTax,
       total: lineTotal,
-      totalTax: lineTotalTax
+      totalTax: lineTotalTax,
+      ...(line.origin === undefined ? {} : { origin: line.origin })
     })),
     coupons: priced.coupons.map(({ coupon, discount, discountTax }) => ({ code: coupon.code, discount, discountTax })),
     fees: priced.fees.map(({ fee, tax }) => ({ name: fee.name, total: fee.amount, totalTax: tax })),

@@ -103,9 +103,7 @@ export interface AnalyticsEvent {
   /** A keyed hash naming the visitor, or null. */
   visitor: string | null
   productId: number | null
-  /** Minor units attributed to the event, or 0. */
-  value: number
-  /** Whether the event added something to the cart from the drawer (the summary's adds and attributed revenue). */
+  /** Whether the event added something to the cart from the drawer (the summary's adds). */
   drawerAdd: boolean
   occurredAt: string
   data: Record<string, unknown>
@@ -119,16 +117,22 @@ export interface AnalyticsDayCount {
   count: number
   /** How many of them were drawer adds. */
   adds: number
-  /** The sum of the drawer adds' values in minor units, as a decimal string (exact beyond 2^53). */
-  addValue: string
 }
 
 /** What `analyticsSummary` computes over a range of days. */
 export interface AnalyticsSummaryData {
   /** One row per day and type that has events, ordered by day then type. */
   days: AnalyticsDayCount[]
-  /** Distinct visitors over the whole range (events without a visitor not counted). */
+  /** Distinct visitors over the whole range (events without a visitor, or of a type left out, not counted). */
   visitors: number
+}
+
+/** What `analyticsFunnel` counts: visitors who did one thing, and how many of them then did another. */
+export interface AnalyticsFunnel {
+  /** Distinct visitors with a `start` event in the range. */
+  started: number
+  /** How many of them have an `end` event in the range at or after their first `start` event there. */
+  converted: number
 }
 
 /**
@@ -278,9 +282,16 @@ export interface AnalyticsStore {
   insertAnalyticsEvents (events: readonly AnalyticsEvent[]): Promise<number>
   /**
    * Counts per UTC day and type, and distinct visitors, of the events from day `from` to day `to` (`YYYY-MM-DD`,
-   * both inclusive), computed by the database.
+   * both inclusive), computed by the database. Events whose type is in `notVisits` are counted per day but make no
+   * one a visitor (the orders the service records).
    */
-  analyticsSummary (from: string, to: string): Promise<AnalyticsSummaryData>
+  analyticsSummary (from: string, to: string, notVisits?: readonly string[]): Promise<AnalyticsSummaryData>
+  /**
+   * Per visitor over the days from `from` to `to` (both inclusive): whether they had a `start` event, and whether an
+   * `end` event followed it (at or after their first `start` of the range), computed by the database. Events without
+   * a visitor are not counted.
+   */
+  analyticsFunnel (from: string, to: string, start: string, end: string): Promise<AnalyticsFunnel>
   /** Deletes events that occurred before `before` (an ISO instant), at most `limit` of them (oldest first) when given. */
   deleteAnalyticsBefore (before: string, limit?: number): Promise<number>
   /** Deletes every event; returns how many. */
@@ -325,12 +336,56 @@ export interface OrderStore {
    * 1–100; anything else is brought within).
    */
   bestSellers (limit: number): Promise<BestSeller[]>
+  /**
+   * What the drawer's analytics read of the orders placed from day `from` to day `to` (`YYYY-MM-DD`, UTC, both
+   * inclusive) whose status is one of `BEST_SELLER_STATUSES` (processing, on-hold, completed), in one statement (one
+   * snapshot): per day, the orders, those with a line the drawer added (`OrderLine.origin`), their sales (the lines'
+   * `total`: after discounts, before tax; no shipping, fees or tax) and the drawer lines' share; per origin and per
+   * product (a variation's lines count for its parent), the drawer lines' units and totals. Products: most revenue
+   * first, then most units, then the lower id; at most `topProducts` (whole, 1–100; anything else is brought within).
+   * Money as decimal strings of minor units (exact beyond 2^53).
+   */
+  orderAttribution (from: string, to: string, topProducts: number): Promise<OrderAttribution>
 }
 
 /** A product and the units of it the counted orders hold. */
 export interface BestSeller {
   productId: number
   quantity: number
+}
+
+/** One UTC day of `orderAttribution` (only days with counted orders are listed). */
+export interface OrderAttributionDay {
+  /** `YYYY-MM-DD` (UTC). */
+  day: string
+  orders: number
+  /** Orders holding at least one line with an origin. */
+  drawerOrders: number
+  /** The lines' totals of every order. */
+  sales: string
+  /** The lines' totals (every line) of the orders with a drawer line. */
+  drawerOrderSales: string
+  /** The totals of the lines with an origin. */
+  attributed: string
+}
+
+/** The drawer lines of one origin, or of one product, in `orderAttribution`. */
+export interface OrderAttributionShare {
+  units: number
+  /** Orders holding such a line. */
+  orders: number
+  /** The lines' totals. */
+  revenue: string
+}
+
+/** What `OrderStore.orderAttribution` answers. */
+export interface OrderAttribution {
+  /** By day, oldest first. */
+  days: OrderAttributionDay[]
+  /** One entry per origin found, ordered by origin. */
+  origins: Array<OrderAttributionShare & { origin: string }>
+  /** The products of drawer lines; `name` is the line's name on the newest such order. */
+  products: Array<OrderAttributionShare & { productId: number, name: string }>
 }
 
 /** Values kept across restarts (for example the generated signing secret). */

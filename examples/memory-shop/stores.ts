@@ -1,5 +1,5 @@
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsStore, AnalyticsSummaryData, SettingsStore, StoredSettings
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsStore, AnalyticsSummaryData, SettingsStore, StoredSettings
 } from 'cart-drawer-service/storage'
 
 /**
@@ -35,26 +35,35 @@ export class MemoryAnalyticsStore implements AnalyticsStore {
     return events.length
   }
 
-  async analyticsSummary (from: string, to: string): Promise<AnalyticsSummaryData> {
-    const groups = new Map<string, AnalyticsDayCount & { sum: bigint }>()
+  async analyticsSummary (from: string, to: string, notVisits: readonly string[] = []): Promise<AnalyticsSummaryData> {
+    const groups = new Map<string, AnalyticsDayCount>()
     const visitors = new Set<string>()
     for (const event of this.#events) {
       const day = dayOf(event.occurredAt)
       if (day < from || day > to) continue
-      if (event.visitor !== null) visitors.add(event.visitor)
+      if (event.visitor !== null && !notVisits.includes(event.type)) visitors.add(event.visitor)
       const id = `${day}\u0000${event.type}`
-      const group = groups.get(id) ?? { day, type: event.type, count: 0, adds: 0, addValue: '0', sum: 0n }
+      const group = groups.get(id) ?? { day, type: event.type, count: 0, adds: 0 }
       group.count++
-      if (event.drawerAdd) {
-        group.adds++
-        group.sum += BigInt(event.value)
-      }
+      if (event.drawerAdd) group.adds++
       groups.set(id, group)
     }
-    const days = [...groups.values()]
-      .sort((a, b) => a.day.localeCompare(b.day) || a.type.localeCompare(b.type))
-      .map(({ sum, ...group }) => ({ ...group, addValue: sum.toString() }))
+    const days = [...groups.values()].sort((a, b) => a.day.localeCompare(b.day) || a.type.localeCompare(b.type))
     return { days, visitors: visitors.size }
+  }
+
+  async analyticsFunnel (from: string, to: string, start: string, end: string): Promise<AnalyticsFunnel> {
+    const firstStart = new Map<string, number>()
+    const lastEnd = new Map<string, number>()
+    for (const event of this.#events) {
+      const day = dayOf(event.occurredAt)
+      if (day < from || day > to || event.visitor === null) continue
+      const at = Date.parse(event.occurredAt)
+      if (event.type === start) firstStart.set(event.visitor, Math.min(at, firstStart.get(event.visitor) ?? at))
+      if (event.type === end) lastEnd.set(event.visitor, Math.max(at, lastEnd.get(event.visitor) ?? at))
+    }
+    const converted = [...firstStart].filter(([visitor, at]) => (lastEnd.get(visitor) ?? Number.NEGATIVE_INFINITY) >= at).length
+    return { started: firstStart.size, converted }
   }
 
   async deleteAnalyticsBefore (before: string, limit?: number): Promise<number> {

@@ -35,6 +35,7 @@ export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
     getProducts: (ids) => storage.getProducts(ids),
     listProducts: (query) => storage.listProducts(query),
     bestSellers: async (limit) => (await storage.bestSellers(limit)).map((seller) => seller.productId),
+    orderAttribution: (from, to, topProducts) => storage.orderAttribution(from, to, topProducts),
     productUrl: (product, parent, variation) => permalink(product, parent, shop.homeUrl, variation),
     extendCart: (extension) => shop.extendSchema.register(extension),
     // The platform's filter names include the drawer's (`FilterHooks extends DrawerFilterHooks`), with the same

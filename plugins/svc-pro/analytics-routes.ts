@@ -3,13 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import type { TSchema } from 'typebox'
 import { Compile } from 'typebox/compile'
 import {
-  AnalyticsAcceptedSchema, AnalyticsEventsBody, AnalyticsResetSchema, AnalyticsSummaryQuery, AnalyticsSummarySchema
+  AnalyticsAcceptedSchema, AnalyticsCsvSchema, AnalyticsEventsBody, AnalyticsExportQuery, AnalyticsResetSchema, AnalyticsSummaryQuery,
+  AnalyticsSummarySchema
 } from '../../schemas/svc-pro-analytics.ts'
 import { adminErrors } from '../../schemas/svc-pro.ts'
 import { cartErrors } from '../../schemas/svc-free.ts'
 import { BODY_LIMITS, perHour, perMinute } from '../security/index.ts'
 import { cartKeyOf } from '../svc-free/index.ts'
-import { DrawerAnalytics, summaryRange } from './analytics.ts'
+import { DrawerAnalytics, scheduleRetentionSweep, summaryRange } from './analytics.ts'
 
 const tags = ['svc']
 
@@ -43,10 +44,19 @@ export const exactBodyCompiler: FastifySchemaCompiler<TSchema> = ({ schema }) =>
   }
 }
 
-/** `analytics/events` (the drawer's batches), `analytics/summary` and `analytics/reset` (admin). */
+/**
+ * `analytics/events` (the drawer's batches), `analytics/summary`, `analytics/export` and `analytics/reset` (admin);
+ * the checkout's orders recorded for the conversion, and the retention sweep.
+ */
 export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const analytics = new DrawerAnalytics(fastify)
+  const removeOrderAction = fastify.commerce.filters.add('woocommerce_store_api_checkout_order_processed', async (value, { cartKey }) => {
+    await analytics.recordOrder(cartKey)
+    return value
+  })
+  fastify.addHook('onClose', async () => { removeOrderAction() })
+  scheduleRetentionSweep(fastify, analytics)
 
   app.post('/analytics/events', {
     config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(60) } },
@@ -76,6 +86,28 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: AnalyticsSummarySchema, ...adminErrors }
     }
   }, async (request) => analytics.summary(summaryRange(request.query, fastify.commerce.now())))
+
+  app.get('/analytics/export', {
+    config: { svc: { edition: 'pro', access: 'admin' } },
+    schema: {
+      tags,
+      operationId: 'svcExportAnalytics',
+      summary: 'Download the analytics of a range of days as CSV',
+      description: 'The days and figures of `analytics/summary` (same range rules) as a spreadsheet file (`text/csv`, a download): ' +
+        '`report=days` a row per day, `report=products` a row per product of drawer lines.',
+      querystring: AnalyticsExportQuery,
+      response: { 200: { description: 'The CSV file.', content: { 'text/csv': { schema: AnalyticsCsvSchema } } }, ...adminErrors }
+    }
+  }, async (request, reply) => {
+    const range = summaryRange(request.query, fastify.commerce.now())
+    const report = request.query.report ?? 'days'
+    const csv = await analytics.exportCsv(range, report)
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('Content-Disposition', `attachment; filename="drawer-analytics-${report}-${range.from}-to-${range.to}.csv"`)
+      // A byte-order mark: spreadsheets then read the file as UTF-8 (product names in any script).
+      .send(`\uFEFF${csv}`)
+  })
 
   app.delete('/analytics/reset', {
     config: { svc: { edition: 'pro', access: 'admin', rateLimit: perHour(5) } },

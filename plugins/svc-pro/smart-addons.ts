@@ -78,7 +78,7 @@ export class SmartAddons {
     if (product === null || !isAddonAddable(product)) throw restError('svc_addon_unavailable', 'The add-on\'s product cannot be added right now.')
     return carts.changeAsService(state.key, viewer, (data) => {
       if (data.lines.some((line) => line.group === group)) return data
-      const added = addToCart(data, { product, parent: product, quantity: 1, group }, viewer)
+      const added = addToCart(data, { product, parent: product, quantity: 1, group, origin: 'addon' }, viewer)
       if (!added.ok) throw new CartActionError(added.error)
       return added.value.cart
     })

@@ -6,8 +6,9 @@ import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, ProductPage,
-  ProductQuery, Session, Storage, StoredCart, StoredSettings, User, WriteVersions
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderAttribution,
+  OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User,
+  WriteVersions
 } from '../types.ts'
 
 export interface MemoryStorageOptions {
@@ -69,6 +70,14 @@ function instant (value: string, name: string): number {
   const time = Date.parse(value)
   if (Number.isNaN(time)) throw new RangeError(`${name} must be an ISO instant, got ${JSON.stringify(value)}`)
   return time
+}
+
+/** Counts one drawer line into a share (`orderAttribution`). */
+function addShare<S extends { units: number, orders: Set<number>, revenue: bigint }> (sums: S, orderId: number, units: number, total: number): S {
+  sums.units += units
+  sums.orders.add(orderId)
+  sums.revenue += BigInt(total)
+  return sums
 }
 
 /**
@@ -420,6 +429,62 @@ export class MemoryStorage implements Storage {
       .slice(0, bestSellerLimit(limit))
   }
 
+  async orderAttribution (from: string, to: string, topProducts: number): Promise<OrderAttribution> {
+    this.#assertOpen()
+    const start = dayStart(from, 'from')
+    const end = dayStart(to, 'to') + DAY_MS
+    interface Sums { units: number, orders: Set<number>, revenue: bigint }
+    const days = new Map<string, { orders: number, drawerOrders: number, sales: bigint, drawerOrderSales: bigint, attributed: bigint }>()
+    const origins = new Map<string, Sums>()
+    const products = new Map<number, Sums & { name: string, newest: number }>()
+    const orders = [...this.#orders.values()].filter((order) => {
+      const at = Date.parse(order.createdAt)
+      return BEST_SELLER_STATUSES.includes(order.status) && at >= start && at < end
+    })
+    for (const order of orders) {
+      const day = new Date(order.createdAt).toISOString().slice(0, 10)
+      const sums = days.get(day) ?? { orders: 0, drawerOrders: 0, sales: 0n, drawerOrderSales: 0n, attributed: 0n }
+      days.set(day, sums)
+      let sales = 0n
+      let attributed = 0n
+      let drawer = false
+      for (const line of order.lines) {
+        sales += BigInt(line.total)
+        if (line.origin === undefined) continue
+        drawer = true
+        attributed += BigInt(line.total)
+        const byOrigin = origins.get(line.origin) ?? { units: 0, orders: new Set(), revenue: 0n }
+        origins.set(line.origin, addShare(byOrigin, order.id, line.quantity, line.total))
+        const byProduct = products.get(line.productId) ?? { units: 0, orders: new Set(), revenue: 0n, name: line.name, newest: order.id }
+        if (order.id > byProduct.newest) Object.assign(byProduct, { name: line.name, newest: order.id })
+        products.set(line.productId, addShare(byProduct, order.id, line.quantity, line.total))
+      }
+      sums.orders++
+      sums.sales += sales
+      sums.attributed += attributed
+      if (drawer) {
+        sums.drawerOrders++
+        sums.drawerOrderSales += sales
+      }
+    }
+    const share = ({ units, orders: holding, revenue }: Sums): OrderAttributionShare => ({ units, orders: holding.size, revenue: revenue.toString() })
+    return {
+      days: [...days].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([day, sums]): OrderAttributionDay => ({
+        day,
+        orders: sums.orders,
+        drawerOrders: sums.drawerOrders,
+        sales: sums.sales.toString(),
+        drawerOrderSales: sums.drawerOrderSales.toString(),
+        attributed: sums.attributed.toString()
+      })),
+      origins: [...origins].sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0).map(([origin, sums]) => ({ origin, ...share(sums) })),
+      products: [...products]
+        .sort(([idA, a], [idB, b]) => (a.revenue === b.revenue ? 0 : a.revenue > b.revenue ? -1 : 1) || b.units - a.units || idA - idB)
+        .slice(0, bestSellerLimit(topProducts))
+        .map(([productId, sums]) => ({ productId, name: sums.name, ...share(sums) }))
+    }
+  }
+
   // AccountStore
 
   async getUserByEmail (email: string): Promise<User | null> {
@@ -510,7 +575,6 @@ export class MemoryStorage implements Storage {
     // Checked whole before any is stored: a batch is stored whole or not at all.
     const records = events.map((event): Omit<EventRecord, 'id'> => {
       if (typeof event.type !== 'string') throw new TypeError('an event type must be a string')
-      if (!Number.isSafeInteger(event.value)) throw new RangeError(`an event value must be an integer, got ${event.value}`)
       if (event.productId !== null && !Number.isSafeInteger(event.productId)) throw new RangeError(`an event's productId must be an integer or null, got ${event.productId}`)
       if (typeof event.drawerAdd !== 'boolean') throw new TypeError('an event\'s drawerAdd must be a boolean')
       const at = instant(event.occurredAt, 'occurredAt')
@@ -523,32 +587,43 @@ export class MemoryStorage implements Storage {
     return records.length
   }
 
-  async analyticsSummary (from: string, to: string): Promise<AnalyticsSummaryData> {
+  async analyticsSummary (from: string, to: string, notVisits: readonly string[] = []): Promise<AnalyticsSummaryData> {
     this.#assertOpen()
     const start = dayStart(from, 'from')
     const end = dayStart(to, 'to') + DAY_MS
-    const groups = new Map<string, { day: string, type: string, count: number, adds: number, sum: bigint }>()
+    const groups = new Map<string, AnalyticsDayCount>()
     const visitors = new Set<string>()
     for (const { at, day, event } of this.#events.values()) {
       if (at < start || at >= end) continue
-      if (event.visitor !== null) visitors.add(event.visitor)
+      if (event.visitor !== null && !notVisits.includes(event.type)) visitors.add(event.visitor)
       const id = `${day}\u0000${event.type}`
       let group = groups.get(id)
       if (group === undefined) {
-        group = { day, type: event.type, count: 0, adds: 0, sum: 0n }
+        group = { day, type: event.type, count: 0, adds: 0 }
         groups.set(id, group)
       }
       group.count++
-      if (event.drawerAdd) {
-        group.adds++
-        group.sum += BigInt(event.value)
-      }
+      if (event.drawerAdd) group.adds++
     }
     const byDayThenType = (a: { day: string, type: string }, b: { day: string, type: string }): number =>
       a.day < b.day ? -1 : a.day > b.day ? 1 : a.type < b.type ? -1 : a.type > b.type ? 1 : 0
-    const days: AnalyticsDayCount[] = [...groups.values()].sort(byDayThenType)
-      .map(({ day, type, count, adds, sum }) => ({ day, type, count, adds, addValue: sum.toString() }))
-    return { days, visitors: visitors.size }
+    return { days: [...groups.values()].sort(byDayThenType), visitors: visitors.size }
+  }
+
+  async analyticsFunnel (from: string, to: string, start: string, end: string): Promise<AnalyticsFunnel> {
+    this.#assertOpen()
+    const first = dayStart(from, 'from')
+    const last = dayStart(to, 'to') + DAY_MS
+    const visitors = new Map<string, { started: number, ended: number }>()
+    for (const { at, event } of this.#events.values()) {
+      if (at < first || at >= last || event.visitor === null || (event.type !== start && event.type !== end)) continue
+      const times = visitors.get(event.visitor) ?? { started: Number.POSITIVE_INFINITY, ended: Number.NEGATIVE_INFINITY }
+      if (event.type === start) times.started = Math.min(times.started, at)
+      if (event.type === end) times.ended = Math.max(times.ended, at)
+      visitors.set(event.visitor, times)
+    }
+    const started = [...visitors.values()].filter((times) => times.started !== Number.POSITIVE_INFINITY)
+    return { started: started.length, converted: started.filter((times) => times.ended >= times.started).length }
   }
 
   async deleteAnalyticsBefore (before: string, limit?: number): Promise<number> {

@@ -118,6 +118,18 @@ export const migrations: readonly Migration[] = [
       'CREATE INDEX svc_carts_guest_updated_at_idx ON svc_carts (updated_at) WHERE user_id IS NULL',
       'CREATE INDEX svc_sessions_expires_at_idx ON svc_sessions (expires_at)'
     ]
+  },
+  {
+    id: '0005_attribution_from_orders',
+    statements: [
+      // Attributed revenue is counted from placed orders (issue 19): the browser's `value` of an event is no longer
+      // stored, and what was stored goes (the index includes the column, so it goes first and comes back without it).
+      'DROP INDEX svc_analytics_events_occurred_at_idx',
+      'ALTER TABLE svc_analytics_events DROP COLUMN value',
+      'CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at) INCLUDE (type, drawer_add, visitor)',
+      // The analytics read the orders of a range of days.
+      'CREATE INDEX svc_orders_created_at_idx ON svc_orders (created_at)'
+    ]
   }
 ]
 

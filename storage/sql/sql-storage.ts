@@ -3,8 +3,8 @@ import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/ty
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError } from '../errors.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderEffects, OrderQuery, WriteVersions,
-  ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderAttribution,
+  OrderEffects, OrderQuery, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
@@ -55,6 +55,61 @@ interface WriteVersionsRow {
 }
 
 const BUMP_CATALOG = "WITH bump AS (UPDATE svc_versions SET version = version + 1 WHERE name = 'catalog')"
+
+interface AttributionRow {
+  kind: 'day' | 'origin' | 'product'
+  key: string
+  n1: string
+  n2: string
+  m1: string
+  m2: string
+  m3: string
+  name: string | null
+}
+
+/**
+ * `orderAttribution`: the counted orders of the range ($1–$2, UTC days; $3 the statuses), their lines, one row per
+ * order, then a row per day (orders, drawer orders; sales, drawer orders' sales, attributed), per origin and per
+ * product (units, orders; revenue), the products cut to the first $4. A product's name is its first line's on the
+ * newest order.
+ */
+const ORDER_ATTRIBUTION = `
+  WITH o AS (
+    SELECT id, (created_at AT TIME ZONE 'UTC')::date AS day, data->'lines' AS lines
+    FROM svc_orders
+    WHERE created_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
+      AND created_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+      AND status = ANY($3::text[])
+  ), l AS (
+    SELECT o.id, x.n, (x.line->>'productId')::int AS product_id, x.line->>'name' AS name, x.line->>'origin' AS origin,
+           (x.line->>'quantity')::bigint AS quantity, (x.line->>'total')::bigint AS total
+    FROM o, jsonb_array_elements(o.lines) WITH ORDINALITY AS x(line, n)
+  ), per_order AS (
+    SELECT o.id, o.day, coalesce(sum(l.total), 0) AS sales,
+           coalesce(sum(l.total) FILTER (WHERE l.origin IS NOT NULL), 0) AS attributed,
+           count(l.origin) > 0 AS drawer
+    FROM o LEFT JOIN l ON l.id = o.id
+    GROUP BY o.id, o.day
+  ), products AS (
+    SELECT product_id, sum(quantity) AS units, count(DISTINCT id) AS orders, sum(total) AS revenue,
+           (array_agg(name ORDER BY id DESC, n))[1] AS name
+    FROM l WHERE origin IS NOT NULL
+    GROUP BY product_id
+    ORDER BY revenue DESC, units DESC, product_id
+    LIMIT $4
+  )
+  SELECT 'day' AS kind, 0::bigint AS rank, to_char(day, 'YYYY-MM-DD') AS key, count(*)::text AS n1,
+         count(*) FILTER (WHERE drawer)::text AS n2, sum(sales)::text AS m1, coalesce(sum(sales) FILTER (WHERE drawer), 0)::text AS m2,
+         sum(attributed)::text AS m3, NULL AS name
+  FROM per_order GROUP BY day
+  UNION ALL
+  SELECT 'origin', 0, origin, sum(quantity)::text, count(DISTINCT id)::text, sum(total)::text, '0', '0', NULL
+  FROM l WHERE origin IS NOT NULL GROUP BY origin
+  UNION ALL
+  SELECT 'product', row_number() OVER (ORDER BY revenue DESC, units DESC, product_id), product_id::text, units::text, orders::text,
+         revenue::text, '0', '0', name
+  FROM products
+  ORDER BY kind, rank, key`
 
 interface AmbientTransaction {
   session: SqlSession
@@ -320,6 +375,23 @@ export class SqlStorage implements Storage {
     return rows.map((row) => ({ productId: row.product_id, quantity: row.quantity }))
   }
 
+  async orderAttribution (from: string, to: string, topProducts: number): Promise<OrderAttribution> {
+    // One statement, so one snapshot: a row per day, per origin and per product (the first `topProducts`), told
+    // apart by `kind`. Sums travel as text (exact bigints, the same on both drivers).
+    const { rows } = await this.#db.query<AttributionRow>(ORDER_ATTRIBUTION, [from, to, [...BEST_SELLER_STATUSES], bestSellerLimit(topProducts)])
+    const result: OrderAttribution = { days: [], origins: [], products: [] }
+    for (const row of rows) {
+      if (row.kind === 'day') {
+        result.days.push({ day: row.key, orders: Number(row.n1), drawerOrders: Number(row.n2), sales: row.m1, drawerOrderSales: row.m2, attributed: row.m3 })
+      } else if (row.kind === 'origin') {
+        result.origins.push({ origin: row.key, units: Number(row.n1), orders: Number(row.n2), revenue: row.m1 })
+      } else {
+        result.products.push({ productId: Number(row.key), name: row.name ?? '', units: Number(row.n1), orders: Number(row.n2), revenue: row.m1 })
+      }
+    }
+    return result
+  }
+
   async getCoupon (code: string): Promise<Coupon | null> {
     const { rows } = await this.#db.query<CouponRow>(
       'SELECT code, data, usage_count FROM svc_coupons WHERE code = $1', [normaliseKey(code)])
@@ -416,39 +488,54 @@ export class SqlStorage implements Storage {
     if (events.length === 0) return 0
     // One statement for the whole batch: the events travel as one JSON array.
     const { rowCount } = await this.#db.query(
-      `INSERT INTO svc_analytics_events (type, visitor, product_id, value, drawer_add, occurred_at, data)
-       SELECT e->>'type', e->>'visitor', (e->>'productId')::int, (e->>'value')::bigint, (e->>'drawerAdd')::boolean,
+      `INSERT INTO svc_analytics_events (type, visitor, product_id, drawer_add, occurred_at, data)
+       SELECT e->>'type', e->>'visitor', (e->>'productId')::int, (e->>'drawerAdd')::boolean,
               (e->>'occurredAt')::timestamptz, coalesce(e->'data', '{}'::jsonb)
        FROM jsonb_array_elements($1::jsonb) AS e`, [JSON.stringify(events)])
     return rowCount
   }
 
-  async analyticsSummary (from: string, to: string): Promise<AnalyticsSummaryData> {
+  async analyticsSummary (from: string, to: string, notVisits: readonly string[] = []): Promise<AnalyticsSummaryData> {
     // One statement, so one snapshot: a row per (day, type) from a hash aggregate, then one row with the distinct
-    // visitors of the whole range. Counts and sums travel as text (bigint sums stay exact; same on both drivers).
-    const { rows } = await this.#db.query<{ total: boolean, day: string | null, type: string | null, count: string, adds: string, add_value: string, visitors: string }>(
+    // visitors of the whole range. Counts travel as text (bigints; the same on both drivers).
+    const { rows } = await this.#db.query<{ total: boolean, day: string | null, type: string | null, count: string, adds: string, visitors: string }>(
       `WITH e AS (
-         SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, type, drawer_add, value, visitor
+         SELECT (occurred_at AT TIME ZONE 'UTC')::date AS day, type, drawer_add, visitor
          FROM svc_analytics_events
          WHERE occurred_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
            AND occurred_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
        ), grouped AS (
-         SELECT day, type, count(*) AS count, count(*) FILTER (WHERE drawer_add) AS adds,
-                coalesce(sum(value) FILTER (WHERE drawer_add), 0) AS add_value
+         SELECT day, type, count(*) AS count, count(*) FILTER (WHERE drawer_add) AS adds
          FROM e GROUP BY day, type
        )
-       SELECT false AS total, to_char(day, 'YYYY-MM-DD') AS day, type, count::text, adds::text, add_value::text, '0' AS visitors
+       SELECT false AS total, to_char(day, 'YYYY-MM-DD') AS day, type, count::text, adds::text, '0' AS visitors
        FROM grouped
        UNION ALL
-       SELECT true, NULL, NULL, '0', '0', '0', (SELECT count(*) FROM (SELECT DISTINCT visitor FROM e WHERE visitor IS NOT NULL) AS v)::text
-       ORDER BY total, day, type`, [from, to])
+       SELECT true, NULL, NULL, '0', '0',
+              (SELECT count(*) FROM (SELECT DISTINCT visitor FROM e WHERE visitor IS NOT NULL AND type <> ALL($3::text[])) AS v)::text
+       ORDER BY total, day, type`, [from, to, [...notVisits]])
     const days: AnalyticsDayCount[] = []
     let visitors = 0
     for (const row of rows) {
       if (row.total) visitors = Number(row.visitors)
-      else days.push({ day: row.day!, type: row.type!, count: Number(row.count), adds: Number(row.adds), addValue: row.add_value })
+      else days.push({ day: row.day!, type: row.type!, count: Number(row.count), adds: Number(row.adds) })
     }
     return { days, visitors }
+  }
+
+  async analyticsFunnel (from: string, to: string, start: string, end: string): Promise<AnalyticsFunnel> {
+    const { rows } = await this.#db.query<{ started: string, converted: string }>(
+      `SELECT count(*) FILTER (WHERE started_at IS NOT NULL)::text AS started,
+              count(*) FILTER (WHERE ended_at >= started_at)::text AS converted
+       FROM (
+         SELECT visitor, min(occurred_at) FILTER (WHERE type = $3) AS started_at, max(occurred_at) FILTER (WHERE type = $4) AS ended_at
+         FROM svc_analytics_events
+         WHERE occurred_at >= ($1::date)::timestamp AT TIME ZONE 'UTC'
+           AND occurred_at < ($2::date + 1)::timestamp AT TIME ZONE 'UTC'
+           AND visitor IS NOT NULL AND type IN ($3, $4)
+         GROUP BY visitor
+       ) AS v`, [from, to, start, end])
+    return { started: Number(rows[0]?.started ?? 0), converted: Number(rows[0]?.converted ?? 0) }
   }
 
   async deleteAnalyticsBefore (before: string, limit?: number): Promise<number> {

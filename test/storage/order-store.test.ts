@@ -1,5 +1,5 @@
 /** The `OrderStore` contract: an order and its effects (stock, coupon usage) land together or not at all. */
-import type { NewOrder } from '../../domain/types.ts'
+import type { NewOrder, OrderLine } from '../../domain/types.ts'
 import { OrderConflictError } from '../../storage/index.ts'
 import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
 
@@ -180,5 +180,98 @@ contract('OrderStore.bestSellers', async (t, storage) => {
     t.equal((await storage.bestSellers(0)).length, 1, 'below 1: one')
     t.equal((await storage.bestSellers(2.7)).length, 2, 'a fraction is floored')
     t.equal((await storage.bestSellers(Number.NaN)).length, 4, 'not a number: the default (10)')
+  })
+})
+
+contract('OrderStore.orderAttribution', async (t, storage) => {
+  const orderLine = (productId: number, quantity: number, total: number, origin?: OrderLine['origin'], extra: Partial<OrderLine> = {}): OrderLine => ({
+    key: `${productId}-${extra.variationId ?? 0}`.padEnd(32, '0'),
+    productId,
+    variationId: 0,
+    name: `Product ${productId}`,
+    sku: '',
+    variation: {},
+    quantity,
+    unitPrice: Math.round(total / quantity),
+    subtotal: total,
+    subtotalTax: 0,
+    total,
+    totalTax: Math.round(total / 10),
+    ...(origin === undefined ? {} : { origin }),
+    ...extra
+  })
+  const place = (createdAt: string, lines: OrderLine[], status: NewOrder['status'] = 'processing') =>
+    storage.createOrder(newOrder({ createdAt, lines, status }), { stock: [], coupons: [] })
+
+  t.test('no orders: nothing', async (t) => {
+    t.strictSame(await storage.orderAttribution('2026-03-01', '2026-03-31', 10), { days: [], origins: [], products: [] })
+  })
+
+  t.test('per day, per origin and per product, over the counted orders of the range', async (t) => {
+    await place('2026-03-01T10:00:00.000Z', [orderLine(10, 2, 2000, 'recommendation', { name: 'Product 10 (old name)' }), orderLine(11, 1, 500)])
+    await place('2026-03-01T23:59:59.999Z', [orderLine(12, 1, 1000)], 'on-hold')
+    await place('2026-03-02T00:00:00.000Z', [
+      orderLine(13, 1, 700, 'bundle', { variationId: 131, name: 'Hoodie - Blue' }),
+      orderLine(13, 1, 800, 'bundle', { variationId: 132, name: 'Hoodie - Red' }),
+      orderLine(10, 1, 1000, 'spotlight')
+    ], 'completed')
+    await place('2026-03-02T12:00:00.000Z', [orderLine(15, 3, 1500, 'addon'), orderLine(14, 3, 1500, 'addon')])
+    // Not counted: other statuses, and the instants just outside the range.
+    for (const status of ['cancelled', 'refunded', 'failed', 'pending'] as const) {
+      await place('2026-03-02T13:00:00.000Z', [orderLine(10, 50, 99_999, 'recommendation')], status)
+    }
+    await place('2026-02-28T23:59:59.999Z', [orderLine(10, 50, 99_999, 'recommendation')])
+    await place('2026-03-03T00:00:00.000Z', [orderLine(10, 50, 99_999, 'recommendation')])
+
+    t.strictSame(await storage.orderAttribution('2026-03-01', '2026-03-02', 10), {
+      days: [
+        { day: '2026-03-01', orders: 2, drawerOrders: 1, sales: '3500', drawerOrderSales: '2500', attributed: '2000' },
+        { day: '2026-03-02', orders: 2, drawerOrders: 2, sales: '5500', drawerOrderSales: '5500', attributed: '5500' }
+      ],
+      origins: [
+        { origin: 'addon', units: 6, orders: 1, revenue: '3000' },
+        { origin: 'bundle', units: 2, orders: 1, revenue: '1500' },
+        { origin: 'recommendation', units: 2, orders: 1, revenue: '2000' },
+        { origin: 'spotlight', units: 1, orders: 1, revenue: '1000' }
+      ],
+      products: [
+        { productId: 10, name: 'Product 10', units: 3, orders: 2, revenue: '3000' },
+        { productId: 14, name: 'Product 14', units: 3, orders: 1, revenue: '1500' },
+        { productId: 15, name: 'Product 15', units: 3, orders: 1, revenue: '1500' },
+        { productId: 13, name: 'Hoodie - Blue', units: 2, orders: 1, revenue: '1500' }
+      ]
+    }, 'line totals before tax; a variation counts for its product, named by the first line of its newest order; ties: more units, then the lower id')
+    t.same((await storage.orderAttribution('2026-03-02', '2026-03-02', 10)).days.map((day) => day.day), ['2026-03-02'], 'a one-day range')
+  })
+
+  t.test('the product limit is brought within 1–100', async (t) => {
+    t.same((await storage.orderAttribution('2026-03-01', '2026-03-02', 2)).products.map((row) => row.productId), [10, 14])
+    t.equal((await storage.orderAttribution('2026-03-01', '2026-03-02', 0)).products.length, 1, 'below 1: one')
+    t.equal((await storage.orderAttribution('2026-03-01', '2026-03-02', Number.NaN)).products.length, 4, 'not a number: the default (10)')
+  })
+
+  t.test('sums are exact beyond 2^53', async (t) => {
+    const big = 4_503_599_627_370_497 // 2^52 + 1
+    await place('2026-04-01T10:00:00.000Z', [orderLine(20, 1, big, 'addon')])
+    await place('2026-04-01T11:00:00.000Z', [orderLine(20, 1, big, 'addon'), orderLine(21, 1, 1)])
+    const result = await storage.orderAttribution('2026-04-01', '2026-04-01', 10)
+    t.strictSame(result.days, [{ day: '2026-04-01', orders: 2, drawerOrders: 2, sales: '9007199254740995', drawerOrderSales: '9007199254740995', attributed: '9007199254740994' }])
+    t.strictSame(result.products, [{ productId: 20, name: 'Product 20', units: 2, orders: 2, revenue: '9007199254740994' }])
+  })
+
+  t.test('an order placed while the figures are read is counted whole or not at all', async (t) => {
+    const lines = [orderLine(30, 1, 100, 'recommendation'), orderLine(31, 1, 50)]
+    const reads = await Promise.all(Array.from({ length: 10 }, async (_, index) => {
+      if (index % 2 === 0) await place('2026-05-01T10:00:00.000Z', lines)
+      return storage.orderAttribution('2026-05-01', '2026-05-01', 10)
+    }))
+    for (const read of reads) {
+      const day = read.days[0]
+      if (day === undefined) continue
+      t.equal(BigInt(day.sales), BigInt(day.orders) * 150n, 'sales of whole orders')
+      t.equal(BigInt(day.attributed), BigInt(day.drawerOrders) * 100n, 'attributed of whole orders')
+    }
+    t.strictSame((await storage.orderAttribution('2026-05-01', '2026-05-01', 10)).days,
+      [{ day: '2026-05-01', orders: 5, drawerOrders: 5, sales: '750', drawerOrderSales: '750', attributed: '500' }])
   })
 })

@@ -103,6 +103,8 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
       customerNote: note,
       paymentMethod: method
     })
+    // WooCommerce's action after the order is stored (a callback that throws is logged; the order stands).
+    await shop.filters.apply('woocommerce_store_api_checkout_order_processed', null, { order, cartKey: key })
     return serializePlacedOrder(order, shop.homeUrl)
   })
 }

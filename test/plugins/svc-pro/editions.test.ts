@@ -18,6 +18,7 @@ const PRO_ROUTES: Array<{ method: InjectOptions['method'], path: string, access:
   { method: 'POST', path: 'spotlight/add', access: 'cart', payload: { product_id: 104 } },
   { method: 'POST', path: 'analytics/events', access: 'cart', payload: { events: [{ type: 'drawer_open' }] } },
   { method: 'GET', path: 'analytics/summary?from=2026-06-01&to=2026-06-30', access: 'admin' },
+  { method: 'GET', path: 'analytics/export?from=2026-06-01&to=2026-06-30', access: 'admin' },
   { method: 'DELETE', path: 'analytics/reset', access: 'admin' },
   { method: 'GET', path: 'products/search?q=cap', access: 'admin' },
   { method: 'GET', path: 'conditions/types', access: 'admin' }

@@ -14,7 +14,7 @@ const DAYS = 20
 const VISITORS = 1237
 const ADD_TYPES = new Set(['recommendation_add', 'bundle_add', 'spotlight_add'])
 
-/** The i-th event: days, types, visitors and values cycle at different periods so every combination occurs. */
+/** The i-th event: days, types and visitors cycle at different periods so every combination occurs. */
 function eventAt (i: number): AnalyticsEvent {
   const type = EVENT_TYPES[i % EVENT_TYPES.length]!
   const active = i % 2 === 0
@@ -22,7 +22,6 @@ function eventAt (i: number): AnalyticsEvent {
     type,
     visitor: `visitor-${(i * 7) % VISITORS}`,
     productId: 100 + (i % 9),
-    value: (i % 1000) * 3,
     // The rule of the issue: recommendation_add, addon_toggle with active: true, bundle_add and spotlight_add.
     drawerAdd: ADD_TYPES.has(type) || (type === 'addon_toggle' && active),
     occurredAt: new Date(FIRST_DAY + (i % DAYS) * DAY + (i * 997) % DAY).toISOString(),
@@ -48,7 +47,7 @@ onEveryBackend('a summary over 100,000 events', async (t, { app, storage, sql })
 
   for (const [from, to] of [['2025-02-20', '2025-03-11'], ['2025-02-22', '2025-03-09'], ['2025-02-01', '2025-03-15']] as const) {
     t.test(`${from} to ${to}`, async (t) => {
-      const expected = { totals: {} as Record<string, number>, daily: new Map<string, Record<string, number>>(), adds: 0, revenue: 0n, visitors: new Set<string>() }
+      const expected = { totals: {} as Record<string, number>, daily: new Map<string, Record<string, number>>(), adds: 0, visitors: new Set<string>() }
       for (const type of EVENT_TYPES) expected.totals[type] = 0
       for (let i = 0; i < TOTAL; i++) {
         const event = eventAt(i)
@@ -58,10 +57,7 @@ onEveryBackend('a summary over 100,000 events', async (t, { app, storage, sql })
         const counts = expected.daily.get(day) ?? Object.fromEntries(EVENT_TYPES.map((type) => [type, 0]))
         counts[event.type]! += 1
         expected.daily.set(day, counts)
-        if (event.drawerAdd) {
-          expected.adds += 1
-          expected.revenue += BigInt(event.value)
-        }
+        if (event.drawerAdd) expected.adds += 1
         expected.visitors.add(event.visitor!)
       }
 
@@ -70,12 +66,12 @@ onEveryBackend('a summary over 100,000 events', async (t, { app, storage, sql })
       t.ok(last.days.length <= result.daily.length * EVENT_TYPES.length, `storage answered ${last.days.length} grouped rows, not the events`)
       t.same(result.totals, expected.totals, 'totals per type')
       t.equal(Object.values(result.totals as Record<string, number>).reduce((sum, count) => sum + count, 0), [...expected.daily.values()].reduce((sum, counts) => sum + Object.values(counts).reduce((a, b) => a + b, 0), 0))
-      const days = (result.daily as Json[]).filter((day) => Object.values(day.counts).some((count) => count !== 0))
+      const days = (result.daily as Json[]).filter((day) => Object.values(day.counts).some((count) => count !== 0)).map((day) => ({ day: day.day, counts: day.counts }))
       t.same(days, [...expected.daily.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([day, counts]) => ({ day, counts })), 'every day with events, exactly')
       t.equal(result.daily.length, (Date.parse(to) - Date.parse(from)) / DAY + 1, 'and every other day of the range with zeros')
       t.equal(result.drawer_adds, expected.adds, 'drawer adds')
       t.equal(result.add_to_cart_rate, expected.adds / expected.totals.drawer_open!, 'add-to-cart rate')
-      t.equal(result.attributed_revenue, expected.revenue.toString(), 'attributed revenue')
+      t.equal(result.attributed_revenue, '0', 'attributed revenue: no order was placed, whatever the events say')
       t.equal(result.visitors, expected.visitors.size, 'distinct visitors')
     })
   }

@@ -9,6 +9,7 @@ onEveryBackend('the analytics routes are Pro only', async (t, { app }) => {
   for (const [method, path, headers, payload] of [
     ['POST', 'analytics/events', asGuest(token), { events: [{ type: 'drawer_open' }] }],
     ['GET', 'analytics/summary', asAdmin(admin), undefined],
+    ['GET', 'analytics/export', asAdmin(admin), undefined],
     ['DELETE', 'analytics/reset', asAdmin(admin), undefined]
   ] as const) {
     expectError(t, await svcRequest(app, method, path, headers, payload), 404, 'svc_not_found', `Free: ${method} ${path}`)

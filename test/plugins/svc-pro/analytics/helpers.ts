@@ -129,7 +129,6 @@ export interface StoredEvent {
   type: string
   visitor: string | null
   product_id: number | null
-  value: string
   drawer_add: boolean
   occurred_at: string
   data: Json
@@ -138,7 +137,7 @@ export interface StoredEvent {
 /** Every stored event, oldest first (ties in insertion order), with `occurred_at` as an ISO instant. */
 export async function storedEvents (sql: SqlSession): Promise<StoredEvent[]> {
   const { rows } = await sql.query<StoredEvent>(
-    `SELECT type, visitor, product_id, value::text AS value, drawer_add,
+    `SELECT type, visitor, product_id, drawer_add,
             to_char(occurred_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS occurred_at, data
      FROM svc_analytics_events ORDER BY occurred_at, id`)
   return rows

@@ -7,14 +7,23 @@ import {
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
-/** Every day from `from` to `to` with zero counts, overlaid with `given` (day → counts). */
+/** Every day from `from` to `to` with zero counts and no orders, overlaid with `given` (day → counts). */
 function dailyOf (from: string, to: string, given: Record<string, Record<string, number>> = {}): Json[] {
   const days: Json[] = []
   for (let time = Date.parse(`${from}T00:00:00Z`); time <= Date.parse(`${to}T00:00:00Z`); time += DAY) {
     const day = iso(time).slice(0, 10)
-    days.push({ day, counts: counts(given[day]) })
+    days.push({ day, counts: counts(given[day]), orders: 0, drawer_orders: 0, attributed_revenue: '0' })
   }
   return days
+}
+
+/** The report's order figures without any order (issue 19: they come from placed orders only). */
+const NO_ORDERS = {
+  attributed_revenue: '0',
+  attributed_units: 0,
+  orders: { placed: 0, with_drawer_items: 0, net_sales: '0', average_order_value: '0', drawer_average_order_value: '0' },
+  sources: ['recommendation', 'spotlight', 'addon', 'bundle'].map((source) => ({ source, units: 0, orders: 0, revenue: '0' })),
+  top_products: []
 }
 
 onEveryBackend('GET analytics/summary on a known data set', async (t, { app }) => {
@@ -44,7 +53,7 @@ onEveryBackend('GET analytics/summary on a known data set', async (t, { app }) =
   ])
   const admin = await adminLogin(app)
 
-  t.test('totals, every day of the range, the rate, the revenue and the visitors, exactly', async (t) => {
+  t.test('totals, every day of the range, the rate and the visitors, exactly; the events\' values count for nothing', async (t) => {
     const response = await adminRequest(app, admin, 'GET', 'analytics/summary?from=2025-03-10&to=2025-03-12')
     t.equal(response.statusCode, 200, 'answered', { body: response.body })
     expectNoStore(t, response)
@@ -70,9 +79,13 @@ onEveryBackend('GET analytics/summary on a known data set', async (t, { app }) =
       // recommendation_add + addon_toggle (active) + bundle_add + spotlight_add = 4 adds over 5 opens.
       drawer_adds: 4,
       add_to_cart_rate: 0.8,
-      attributed_revenue: '6999',
+      // The adds' values (1500 + 300 + 4200 + 999) are ignored: no order, no attributed revenue.
+      ...NO_ORDERS,
+      // a, b and c opened the drawer; none of their carts placed an order.
+      conversion: { carts_opened: 3, carts_ordered: 0, rate: 0 },
       currency: USD,
-      visitors: 3
+      visitors: 3,
+      retention_days: 90
     })
     t.same(Object.keys(response.json().totals), ['drawer_open', 'drawer_close', 'recommendation_view', 'recommendation_add',
       'addon_toggle', 'bundle_add', 'spotlight_add', 'coupon_apply', 'checkout_click'], 'every type, in a fixed order')
@@ -83,7 +96,7 @@ onEveryBackend('GET analytics/summary on a known data set', async (t, { app }) =
     t.equal(wide.totals.drawer_open, 6, 'the open at 23:59:59.999 on the 9th')
     t.equal(wide.totals.recommendation_add, 2, 'the add at midnight on the 13th')
     t.equal(wide.drawer_adds, 5)
-    t.equal(wide.attributed_revenue, '7000')
+    t.equal(wide.attributed_revenue, '0', 'the values sent with the adds are not revenue')
     t.equal(wide.add_to_cart_rate, 5 / 6)
     t.equal(wide.daily.length, 5)
     const single = await summary(app, admin, '?from=2025-03-11&to=2025-03-11')
@@ -139,12 +152,13 @@ onEveryBackend('GET analytics/summary on a known data set', async (t, { app }) =
     expectError(t, await svcRequest(app, 'GET', 'analytics/summary', { cookie: admin.cookie, 'x-wp-nonce': 'AAAAAAAAAAAAAAAAAAAAAA' }), 403, 'svc_invalid_nonce', 'the admin with a wrong nonce')
   })
 
-  t.test('the OpenAPI document describes the three routes', async (t) => {
+  t.test('the OpenAPI document describes the four routes', async (t) => {
     const { paths } = (await app.inject({ method: 'GET', url: '/openapi.json' })).json()
     const events = paths['/wp-json/svc/v1/analytics/events']?.post
     t.ok(events?.requestBody, 'POST analytics/events has a request body')
     t.ok(events?.responses?.['202'], 'and a 202')
     t.ok(paths['/wp-json/svc/v1/analytics/summary']?.get?.parameters?.some((parameter: Json) => parameter.name === 'from'), 'GET analytics/summary has `from`')
     t.ok(paths['/wp-json/svc/v1/analytics/reset']?.delete?.responses?.['200'], 'DELETE analytics/reset has a 200')
+    t.ok(paths['/wp-json/svc/v1/analytics/export']?.get?.responses?.['200']?.content?.['text/csv'], 'GET analytics/export answers text/csv')
   })
 })
