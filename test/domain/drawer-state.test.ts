@@ -121,7 +121,7 @@ test('the drawer cart state has every field the drawer renders, and matches its 
     errorCode: (reason) => `code_of_${reason}`
   })
   t.same(Object.keys(state), ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
-    'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors'])
+    'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors', 'rewards'])
   t.ok(Compile(DrawerCartStateSchema).Check(state), 'valid against the published schema')
   const body: DrawerCartStateBody = state
   t.ok(body)

@@ -206,9 +206,9 @@ test('the drawer on the example host (Pro)', async (t) => {
 
     const read = await adminSvc('GET', 'settings')
     t.equal(read.statusCode, 200, 'the manager reads the settings')
-    const saved = await adminSvc('POST', 'settings', { settings: { drawer_config: { width_desktop: 500 } }, version: read.json().version })
+    const saved = await adminSvc('POST', 'settings', { settings: { rewards: { tiers: [{ id: 'ship', label: 'Free shipping', reward: 'free_shipping', threshold: 3000, amount: 0, product_id: 0, conditions: { match: 'all', conditions: [] } }] } }, version: read.json().version })
     t.equal(saved.statusCode, 200, 'and saves them with the nonce', { body: saved.body })
-    t.equal(saved.json().settings.drawer_config.width_desktop, 500, 'saved')
+    t.equal(saved.json().settings.rewards.tiers[0].threshold, 3000, 'saved')
     t.equal(saved.json().version, read.json().version + 1, 'a new version')
     t.teardown(async () => { await adminSvc('DELETE', 'settings') })
     const meter = await shopper.ok('GET', 'shipping-meter')
@@ -234,6 +234,7 @@ test('the drawer on the example host (Pro)', async (t) => {
   t.test('Pro: shipping-meter, smart-addons, spotlight', async (t) => {
     t.teardown(async () => { await adminSvc('DELETE', 'settings') })
     await settings({
+      rewards: { tiers: [{ id: 'ship', label: 'Free shipping', reward: 'free_shipping', threshold: 5000, amount: 0, product_id: 0, conditions: { match: 'all', conditions: [] } }] },
       smart_addons: { addons: [{ id: 'gift-box', product_id: 6, label: 'Gift box', description: 'Packed as a present.', conditions: { match: 'all', conditions: [] } }] },
       spotlight: { enabled: true, product_id: 4, title: 'Sweeten it', text: 'Heather honey from the moor.', conditions: { match: 'all', conditions: [] } }
     })
@@ -242,6 +243,10 @@ test('the drawer on the example host (Pro)', async (t) => {
 
     const meter = await shopper.ok('GET', 'shipping-meter')
     t.match(meter, { enabled: true, threshold: '5000', basis: '2400', remaining: '2600', reached: false }, 'the shipping meter')
+    t.equal((await shopper.ok('GET', 'cart')).cartShipping, '450', 'below the tier the host charges its flat rate')
+    await shopper.add(1, 3)
+    t.match(await shopper.ok('GET', 'shipping-meter'), { basis: '6000', reached: true }, 'past the tier')
+    t.equal((await shopper.ok('GET', 'cart')).cartShipping, '0', 'and the example host\'s own totals ship free (the rewards hook)')
 
     const addons = await shopper.ok('GET', 'smart-addons')
     t.match(addons, [{ id: 'gift-box', label: 'Gift box', active: false, key: null }], 'the add-on offered')
@@ -259,7 +264,7 @@ test('the drawer on the example host (Pro)', async (t) => {
     const data = await shopper.ok('GET', 'drawer-data?fields=spotlight')
     t.match(data.spotlight, { title: 'Sweeten it', product: { id: 4, name: 'Heather Honey' }, in_cart: false }, 'the spotlight offer')
     const spotlit = await shopper.ok('POST', 'spotlight/add', { product_id: 4 })
-    t.same(spotlit.cartItems.map((item: Json) => [item.product_id, item.quantity]), [[1, 2], [4, 1]], 'spotlight/add adds the honey')
+    t.same(spotlit.cartItems.map((item: Json) => [item.product_id, item.quantity]), [[1, 5], [4, 1]], 'spotlight/add adds the honey')
     expectError(t, await shopper.svc('POST', 'spotlight/add', { product_id: 3 }), 400, 'svc_spotlight_unavailable', 'another product')
   })
 

@@ -33,7 +33,8 @@ onEveryBackend('GET cart and POST cart/remove-items', async (t, { app }) => {
       cartHash: '',
       cartDiscount: '0',
       cartShipping: null,
-      errors: []
+      errors: [],
+      rewards: null
     })
     const { hash } = await shopper.storeCart()
     t.equal(state.cartHash, hash, 'the Store API\'s Cart-Hash of the same cart')
@@ -84,7 +85,8 @@ onEveryBackend('GET cart and POST cart/remove-items', async (t, { app }) => {
       cartTotal: '8866',
       currency: USD,
       optionalLockedKeys: [],
-      errors: []
+      errors: [],
+      rewards: null
     })
     t.same(state.coupons, [{ code: 'save10', label: 'Coupon: save10', isSystemReward: false, removable: true, discount: '840', discountTax: '84' }])
     const { totals } = cart

@@ -111,7 +111,7 @@ export function badMoney (state: Json): string[] {
 
 /** The keys of the drawer's cart state (design §3.7), in order. */
 export const DRAWER_STATE_KEYS = ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
-  'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors']
+  'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors', 'rewards']
 
 /** The demo shop's currency block (test/helpers/currency.ts). */
 export { USD } from '../../helpers/currency.ts'

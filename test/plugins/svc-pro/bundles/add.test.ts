@@ -11,7 +11,7 @@ import { cartSnapshot, DEMO_BUNDLES, onEveryBackend, saveBundles, Shopper, type 
 
 /** The drawer's cart state keys (design §3.7 and docs/decisions.md). */
 const DRAWER_STATE_KEYS = ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
-  'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors']
+  'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors', 'rewards']
 
 /** `[product id, quantity, line_subtotal, line_total]` of each Store API item, in cart order. */
 const lines = (cart: Json) => cart.items.map((item: Json) => [item.id, item.quantity, item.totals.line_subtotal, item.totals.line_total])
