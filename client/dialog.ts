@@ -32,7 +32,8 @@ export class Dialog {
     parts.overlay.addEventListener('click', () => this.close())
     parts.drawer.addEventListener('keydown', (event) => this.#trapTab(event))
     document.addEventListener('keydown', (event) => {
-      if (this.#open && event.key === 'Escape') {
+      // Not while a `<dialog>` of the drawer asks something (clear cart): Escape closes that one.
+      if (this.#open && event.key === 'Escape' && !parts.drawer.querySelector('dialog[open]')) {
         event.preventDefault()
         this.close()
       }

@@ -216,11 +216,11 @@ export class Drawer {
     this.#lock(state.busy)
   }
 
-  /** The admin preview's sample states (nothing is sent): a cart made from the one shown, else the undo row of its first line. */
-  sample (edit?: (cart: CartState) => CartState): void {
+  /** The admin preview's samples (nothing is sent): a cart made from the one shown; the undo row of its first line, or none. */
+  sample (edit: ((cart: CartState) => CartState) | null, undo: boolean): void {
     const { cart } = this.#store.state
     if (cart && edit) this.#store.setCart(edit(cart))
-    else this.#offerUndo(cart?.cartItems[0] ?? null, false)
+    this.#offerUndo(undo ? cart?.cartItems[0] ?? null : null, false)
   }
 
   // ---- cart changes ----------------------------------------------------------------------------------------------
@@ -258,8 +258,9 @@ export class Drawer {
   }
 
   /**
-   * "X removed from the cart. Undo" for `undo_seconds` (kept while the Undo button has focus); null takes it away,
-   * focus going to the restored line's controls, else to the close button. Untimed: the admin preview's sample.
+   * "X removed from the cart. Undo" for `undo_seconds`: focus, which was on the line's remove button, moves to Undo
+   * (its `data-fk` names the line), and the row stays while a keyboard user is on it (`:focus-visible`). Null takes
+   * it away, focus going to the restored line's controls, else to the close button. Untimed: the admin preview's sample.
    */
   #offerUndo (item: CartItem | null, timed = true): void {
     const seconds = this.#behaviour?.undo_seconds ?? 0
@@ -271,7 +272,7 @@ export class Drawer {
     clearTimeout(this.#undoTimer)
     replaceKeepingFocus(this.#undo, row || [], this.#fallback)
     const expire = () => {
-      if (this.#undo.contains(document.activeElement)) this.#undoTimer = window.setTimeout(expire, 1000)
+      if (this.#undo.querySelector(':focus-visible')) this.#undoTimer = window.setTimeout(expire, 1000)
       else this.#offerUndo(null)
     }
     if (this.#undo.firstChild && timed) this.#undoTimer = window.setTimeout(expire, seconds * 1000)

@@ -4,18 +4,28 @@ import { h, icon } from './dom.ts'
 import type { I18n } from './i18n.ts'
 import type { CartState } from './types.ts'
 
-const BAG = 'M7 7V6a5 5 0 0 1 10 0v1h3l-1 14H5L4 7h3zm2 0h6V6a3 3 0 0 0-6 0v1z'
+/** The launcher's icons (settings `launcher.icon`): path data in a 24 × 24 box, drawn in the button's colour. */
+const ICONS: Record<string, string> = {
+  bag: 'M7 7V6a5 5 0 0 1 10 0v1h3l-1 14H5L4 7h3zm2 0h6V6a3 3 0 0 0-6 0v1z',
+  cart: 'M1 3h4l.7 3H22l-2.5 9H8l.5 2H20v2H7L4 5H1zm8 17.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0zm7 0a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0z',
+  basket: 'M2 8h20v3h-1l-1.5 10h-15L3 11H2zm5-1 4-5 1.5 1.2L9.5 7zm10 0h-2.5l-3-3.8L13 2z'
+}
 
-/** The floating button that opens the drawer (settings `launcher`: enabled, corner, count badge, total). */
+/** Whether the page's path is one of `launcher.hide_on_paths`: exactly, or from its start for a pattern ending in `*`. */
+const onPath = (pattern: string): boolean => pattern.endsWith('*') ? location.pathname.startsWith(pattern.slice(0, -1)) : location.pathname === pattern
+
+/**
+ * The floating button that opens the drawer (settings `launcher`: enabled, corner, count badge, total, icon, shape,
+ * size; hidden on listed paths, and per device class by the styles' media queries).
+ */
 export class Launcher {
   readonly element: HTMLButtonElement
   readonly #badge = h('span', { class: 'svc-badge', 'aria-hidden': 'true' })
   readonly #total = h('span', { class: 'svc-launcher-total', 'aria-hidden': 'true' })
-  #settings: LauncherSettings
+  #icon = ''
   readonly #i18n: I18n
 
   constructor (settings: LauncherSettings, i18n: I18n, controls: string, onOpen: () => void) {
-    this.#settings = settings
     this.#i18n = i18n
     this.element = h('button', {
       type: 'button',
@@ -25,18 +35,23 @@ export class Launcher {
       'aria-controls': controls,
       'data-svc': 'launcher',
       onclick: onOpen
-    }, icon(BAG), this.#total, ' ', this.#badge)
+    }, icon(''), this.#total, ' ', this.#badge)
     this.update(settings, null)
   }
 
+  /** Shown on this page and screen (focus comes back to it when the drawer closes). */
   get visible (): boolean {
-    return this.#settings.enabled
+    return this.element.getClientRects().length > 0
   }
 
   update (settings: LauncherSettings, cart: CartState | null): void {
-    this.#settings = settings
     const [vertical, side] = settings.position.split('-') as ['top' | 'bottom', 'left' | 'right']
-    this.element.hidden = !settings.enabled
+    const { element } = this
+    element.hidden = !settings.enabled || (settings.hide_on_paths ?? []).some(onPath)
+    // Shape and device classes as classes (`svc-circle`, `svc-no-mobile`): the styles' media queries hide it.
+    element.className = ['svc-launcher', `svc-${settings.shape}`, ...(settings.hide_on_devices ?? []).map((device) => `svc-no-${device}`)].join(' ')
+    element.style.setProperty('--svc-ls', `${settings.size ?? 44}px`)
+    if (this.#icon !== settings.icon) element.firstChild?.replaceWith(icon(ICONS[this.#icon = settings.icon] ?? ICONS.bag!))
     this.element.dataset.v = vertical
     this.element.dataset.side = logicalSide(side)
     const count = cart?.cartCount ?? 0

@@ -1,6 +1,8 @@
 import { Type, type Static, type TProperties } from 'typebox'
 import { ConditionGroupSchema, PRO_SETTINGS_SECTIONS } from './settings-pro.ts'
 import { LanguageSchema } from './settings-language.ts'
+import { RewardsSettingsSchema } from './settings-rewards.ts'
+import { BehaviourSchema, LauncherLookProperties } from './settings-behaviour.ts'
 
 /**
  * The service's settings document: one TypeBox schema with a default for every value. Each section is its own
@@ -44,7 +46,8 @@ export const LauncherSchema = Type.Object({
   enabled: Type.Boolean({ default: true, description: 'Whether the floating launcher button is shown.' }),
   position: Type.Enum(['bottom-right', 'bottom-left', 'top-right', 'top-left'], { default: 'bottom-right', description: 'Screen corner of the launcher.' }),
   show_count: Type.Boolean({ default: true, description: 'Show the number of items on the launcher.' }),
-  show_total: Type.Boolean({ default: false, description: 'Show the cart total on the launcher.' })
+  show_total: Type.Boolean({ default: false, description: 'Show the cart total on the launcher.' }),
+  ...LauncherLookProperties
 }, { additionalProperties: false, title: 'SvcLauncher', description: 'The floating button that opens the drawer.' })
 export type LauncherSettings = Static<typeof LauncherSchema>
 
@@ -95,6 +98,8 @@ export const SETTINGS_SECTIONS = {
   launcher: LauncherSchema,
   recommendations: RecommendationsSchema,
   language: LanguageSchema,
+  rewards: RewardsSettingsSchema,
+  behaviour: BehaviourSchema,
   ...PRO_SETTINGS_SECTIONS
 } satisfies TProperties
 

@@ -99,7 +99,8 @@ function toggleInput (context: FormContext, path: Path): HTMLElement {
 
 function textInput (context: FormContext, path: Path, schema: Schema): HTMLElement {
   const value = String(context.get(path) ?? '')
-  const long = (schema.maxLength ?? 0) > 100
+  // A long text gets a box of lines; a patterned one (an address) is one line however long.
+  const long = (schema.maxLength ?? 0) > 100 && schema.pattern === undefined
   const input = long
     ? h('textarea', { id: fieldId(path), maxlength: schema.maxLength, rows: 3 })
     : h('input', { id: fieldId(path), type: 'text', maxlength: schema.maxLength, value })

@@ -4,6 +4,8 @@ import { compileCatalog, compileMessage } from '../../i18n/compile.ts'
 import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'
 import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
 import type { LanguageSettings } from '../../schemas/settings-language.ts'
+import type { BehaviourSettings } from '../../schemas/settings-behaviour.ts'
+import type { CartState } from '../types.ts'
 import { h } from '../dom.ts'
 import { Drawer } from '../drawer.ts'
 import { I18n } from '../i18n.ts'
@@ -16,7 +18,11 @@ interface PreviewSettings {
   language: LanguageSettings
   /** The language shown (the texts editor's). */
   locale: Locale
+  behaviour: BehaviourSettings
+  /** The sample state shown: the cart as it is, just after a remove (the undo row), or emptied. */
+  sample: PreviewSample
 }
+type PreviewSample = '' | 'undo' | 'empty'
 interface PreviewReady {
   type: 'svc-preview-ready'
 }
@@ -34,6 +40,7 @@ export class PreviewFrame {
   readonly #frame: HTMLIFrameElement
   #latest: PreviewSettings | null = null
   #ready = false
+  #sample: PreviewSample = ''
 
   constructor (url: string) {
     // For looking only (inert, and the focus taken back when its drawer opens): the drawer in it is a modal dialog that
@@ -44,8 +51,17 @@ export class PreviewFrame {
       h('option', { value: '390' }, 'Phone (390 px)'),
       h('option', { value: '1024' }, 'Desktop (1024 px)'))
     width.addEventListener('change', () => { this.#frame.style.width = width.value === '' ? '' : `${width.value}px` })
+    const sample = h('select', { 'data-role': 'preview-sample' },
+      h('option', { value: '' }, 'Your cart'),
+      h('option', { value: 'undo' }, 'A line just removed'),
+      h('option', { value: 'empty' }, 'An empty cart'))
+    sample.addEventListener('change', () => {
+      this.#sample = sample.value as PreviewSample
+      if (this.#latest !== null) this.#latest = { ...this.#latest, sample: this.#sample }
+      this.#send()
+    })
     this.element = h('aside', { class: 'admin-preview', 'aria-labelledby': 'preview-title' },
-      h('div', { class: 'admin-preview-tools' }, h('h2', { id: 'preview-title' }, 'Live preview'), h('label', {}, 'Preview width', width)),
+      h('div', { class: 'admin-preview-tools' }, h('h2', { id: 'preview-title' }, 'Live preview'), h('label', {}, 'Preview width', width), h('label', {}, 'Show', sample)),
       h('div', { class: 'admin-preview-scroll' }, this.#frame),
       h('p', { class: 'admin-help' }, 'Your own cart, with the settings as they are on this page (not yet saved). Add-ons, bundles and the spotlight show as saved. The preview is for looking only: clicks and the keyboard stay on the settings.'))
     let before: Element | null = null
@@ -64,8 +80,8 @@ export class PreviewFrame {
     })
   }
 
-  update (drawer: DrawerConfig, launcher: LauncherSettings, language: LanguageSettings, locale: Locale): void {
-    this.#latest = { type: 'svc-preview-settings', drawer_config: drawer, launcher, language, locale }
+  update (drawer: DrawerConfig, launcher: LauncherSettings, language: LanguageSettings, locale: Locale, behaviour: BehaviourSettings): void {
+    this.#latest = { type: 'svc-preview-settings', drawer_config: drawer, launcher, language, locale, behaviour, sample: this.#sample }
     this.#send()
   }
 
@@ -86,10 +102,21 @@ function previewI18n (language: LanguageSettings, locale: Locale): I18n {
   return new I18n(locale, locale, texts, compileCatalog(CATALOGS[locale], locale), compileCatalog(CATALOGS.en, 'en'))
 }
 
+/** The sample's cart: no lines, nothing to pay. */
+const emptied = (cart: CartState): CartState => ({
+  ...cart, cartItems: [], cartCount: 0, cartTotal: '0', cartSubtotal: '0', cartTax: '0', cartDiscount: '0', cartFees: [], coupons: [], cartShipping: null
+})
+
+/** The sample drawn: the undo row of the cart's first line, or the cart emptied (nothing is sent to the server). */
+function showSample (drawer: Drawer, sample: PreviewSample): void {
+  drawer.sample(sample === 'empty' ? emptied : null, sample === 'undo')
+}
+
 /**
  * The frame's side: the real `Drawer` (no analytics: a preview is not a shopper), drawn with the settings the screen
  * sends; its data comes from the manager's own cart. Another language or other texts draw a new drawer (its words
- * are set when it is built), a quarter of a second after the last keystroke.
+ * are set when it is built), a quarter of a second after the last keystroke; so does leaving the empty sample (the
+ * cart is read again).
  */
 export function startPreviewFrame (config: AdminPageConfig): void {
   let drawer: Drawer | null = null
@@ -98,7 +125,7 @@ export function startPreviewFrame (config: AdminPageConfig): void {
   let timer = 0
   const build = (settings: PreviewSettings) => {
     drawer?.unmount()
-    words = JSON.stringify([settings.locale, settings.language.texts[settings.locale]])
+    words = JSON.stringify([settings.locale, settings.language.texts[settings.locale], settings.sample === 'empty'])
     const started = drawer = new Drawer({
       restRoot: config.restRoot,
       edition: config.edition,
@@ -106,13 +133,19 @@ export function startPreviewFrame (config: AdminPageConfig): void {
       nonce: config.nonce,
       nonceUrl: config.nonceUrl,
       checkoutUrl: config.checkoutUrl,
+      cartUrl: config.cartUrl,
+      shopUrl: config.urls.storefront,
       drawerConfig: settings.drawer_config,
-      launcher: settings.launcher
+      launcher: settings.launcher,
+      behaviour: settings.behaviour
     }, { analytics: false, i18n: previewI18n(settings.language, settings.locale) })
     started.mount()
     started.init().catch(() => {}).finally(() => {
       if (drawer !== started) return
-      if (latest !== null) started.applySettings(latest.drawer_config, latest.launcher)
+      if (latest !== null) {
+        started.applySettings(latest.drawer_config, latest.launcher, latest.behaviour)
+        showSample(started, latest.sample)
+      }
       started.open('api')
       // The dialog took the focus: the frame lets it go, and the screen takes it back.
       if (document.activeElement instanceof HTMLElement) document.activeElement.blur()
@@ -125,13 +158,14 @@ export function startPreviewFrame (config: AdminPageConfig): void {
     if (event.origin !== location.origin || event.source !== window.parent || event.data?.type !== 'svc-preview-settings') return
     const settings = latest = event.data
     if (drawer === null) return build(settings)
-    if (JSON.stringify([settings.locale, settings.language.texts[settings.locale]]) !== words) {
+    if (JSON.stringify([settings.locale, settings.language.texts[settings.locale], settings.sample === 'empty']) !== words) {
       clearTimeout(timer)
       timer = window.setTimeout(() => { if (latest !== null) build(latest) }, 250)
       return
     }
     // Before the drawer's first load the Store API's (saved) settings would overwrite these: applied again after it.
-    drawer.applySettings(settings.drawer_config, settings.launcher)
+    drawer.applySettings(settings.drawer_config, settings.launcher, settings.behaviour)
+    showSample(drawer, settings.sample)
   })
   window.parent.postMessage({ type: 'svc-preview-ready' } satisfies PreviewReady, location.origin)
 }

@@ -10,6 +10,7 @@ import { bundleLoader, describeBundle, packageRoot, sendStaticAsset, type Client
 import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/index.ts'
 import type { Edition } from '../security/index.ts'
 import type { Login, StorefrontContext, StorefrontLink } from '../cart-drawer/index.ts'
+import { platformCartUrl } from '../drawer-assets/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 import type { AdminPageConfig, AdminScreen } from './page-config.ts'
 import {
@@ -73,6 +74,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
       urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
       checkoutUrl: shop.urls.checkout,
+      cartUrl: platformCartUrl(shop.homeUrl),
       currency: currencyBlock(shop.currency)
     }
   }

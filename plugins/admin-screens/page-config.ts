@@ -24,6 +24,8 @@ export interface AdminPageConfig {
   /** The admin pages' addresses. */
   urls: { settings: string, analytics: string | null, preview: string, storefront: string }
   checkoutUrl: string
+  /** The platform's cart page (the live preview's cart link while `behaviour.cart_url` is empty). */
+  cartUrl: string
   /** The shop's currency: the settings screen shows and takes amounts in it (they are saved in its smallest unit). */
   currency: CurrencyBlock
 }

@@ -54,6 +54,8 @@ button,input,select,textarea{font:inherit}
 .admin-field>.admin-help,.admin-field>.admin-error{grid-column:2}
 .admin-field-check>.admin-check{grid-column:1/-1;display:grid;grid-template-columns:subgrid;align-items:center;min-height:2.75rem;padding-top:0;cursor:pointer}
 .admin-check>input{justify-self:start}
+.admin-choices{display:flex;flex-wrap:wrap;gap:0 1.25rem}
+.admin-choices label{display:inline-flex;gap:.5rem;align-items:center;min-height:2.75rem;cursor:pointer}
 .admin-help{color:#4b5563;font-size:.875rem;margin:0}
 .admin-fieldset{border:1px solid #e5e7eb;border-radius:6px;margin:.5rem 0;padding:.25rem .75rem;min-width:0}
 .admin-fieldset>legend{font-weight:700;padding:0 .25rem}
@@ -103,6 +105,8 @@ button,input,select,textarea{font:inherit}
 .admin-login label{display:grid;gap:.25rem;font-weight:600}
 .admin-range{display:flex;flex-wrap:wrap;gap:.75rem;align-items:end}
 .admin-range label{display:grid;gap:.2rem;font-weight:600}
+.admin-downloads{display:flex;flex-wrap:wrap;gap:0 1.25rem;margin:.5rem 0 0}
+.admin-downloads a{display:inline-flex;align-items:center;min-height:44px}
 .admin-totals{display:grid;grid-template-columns:repeat(auto-fill,minmax(10rem,1fr));gap:.75rem;margin:0}
 .admin-total{background:#f9fafb;border:1px solid #e5e7eb;border-radius:8px;padding:.6rem .8rem;min-width:0}
 .admin-total dt{color:#4b5563;font-size:.85rem}

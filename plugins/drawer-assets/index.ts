@@ -36,6 +36,12 @@ function compiledCatalogs (): { files: Map<string, ClientBundle>, hash: string }
   return { files, hash }
 }
 
+/**
+ * The platform's cart page: the commerce port names its checkout only, and a WooCommerce shop's cart is `/cart/`
+ * below the home URL (the settings' `behaviour.cart_url` names another).
+ */
+export const platformCartUrl = (homeUrl: string): string => `${homeUrl}/cart/`
+
 /** The shop's own texts compiled for the page (settings are validated: a text that would not compile is left out). */
 export function compiledTexts (language: LanguageSettings): DrawerPageI18n['texts'] {
   const texts: DrawerPageI18n['texts'] = {}
@@ -128,6 +134,9 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
       checkoutUrl: shop.urls.checkout,
       drawerConfig: current.drawer_config,
       launcher: current.launcher,
+      behaviour: current.behaviour,
+      cartUrl: platformCartUrl(shop.homeUrl),
+      shopUrl: `${shop.homeUrl}/`,
       i18n: {
         locale: current.language.locale,
         catalogs: `${DRAWER_CATALOG_PATH}{locale}.json?v=${catalogs.hash}`,

@@ -1,4 +1,5 @@
 import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
+import type { BehaviourSettings } from '../../schemas/settings-behaviour.ts'
 import type { Edition } from '../security/index.ts'
 import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'
 
@@ -21,6 +22,15 @@ export interface DrawerPageConfig {
   launcher: LauncherSettings
   /** The drawer's languages (settings `language`). Absent from an older page: English. */
   i18n?: DrawerPageI18n
+  /**
+   * The settings' `behaviour` (issue 19); its empty links mean the platform's pages: `checkoutUrl`, `cartUrl` and
+   * `shopUrl`. Absent from an older page: the drawer behaves as before these settings (no undo).
+   */
+  behaviour?: BehaviourSettings
+  /** The platform's cart page. */
+  cartUrl?: string
+  /** The shop's home page ("Continue shopping"). */
+  shopUrl?: string
 }
 
 export interface DrawerPageI18n {

@@ -136,7 +136,7 @@ browserTest('the drawer in the Free edition', async (t) => {
     await page.getByRole('button', { name: 'Remove Beanie from the cart' }).click()
     await settled(page)
     t.match(await page.textContent(`${drawer} [data-svc="cart"]`), 'Your cart is empty.')
-    t.equal(await focused(page), 'close', 'focus goes to the close button when its line is gone')
+    t.match(await focused(page), /^undo:/, 'focus goes to the Undo button when its line is gone (behaviour.undo_seconds, on by default)')
     t.same(errors, [])
   })
 

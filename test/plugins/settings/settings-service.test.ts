@@ -20,9 +20,18 @@ test('the defaults are a valid document with every section', async (t) => {
       dark_mode: 'auto',
       colors: { primary: '#1f2937', background: '#ffffff', text: '#111827', accent: '#2563eb' }
     },
-    launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false },
+    launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false, hide_on_paths: [], hide_on_devices: [], icon: 'bag', shape: 'pill', size: 44 },
     recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4, fallbacks: [], rules: [] },
     language: { locale: 'en', texts: { en: {}, de: {}, fr: {}, es: {}, ar: {}, ja: {} } },
+    behaviour: {
+      open_on_add: true,
+      undo_seconds: 5,
+      clear_cart: false,
+      checkout_url: '',
+      cart_link: false,
+      cart_url: '',
+      empty_state: { recommendations: true, continue_shopping: false, continue_url: '' }
+    },
     rewards: { enabled: true, basis: 'subtotal', after_discounts: true, include_tax: false, tiers: [] },
     smart_addons: { enabled: true, addons: [] },
     bundles: { enabled: true, bundles: [] },
@@ -84,6 +93,7 @@ test('settingsProblems lists every problem at once, by path', async (t) => {
     launcher: 'is required',
     recommendations: 'is required',
     language: 'is required',
+    behaviour: 'is required',
     rewards: 'is required',
     smart_addons: 'is required',
     bundles: 'is required',

@@ -24,7 +24,7 @@ const FREE_DEFAULTS = {
     dark_mode: 'auto',
     colors: { primary: '#1f2937', background: '#ffffff', text: '#111827', accent: '#2563eb' }
   },
-  launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false },
+  launcher: { enabled: true, position: 'bottom-right', show_count: true, show_total: false, hide_on_paths: [], hide_on_devices: [], icon: 'bag', shape: 'pill', size: 44 },
   recommendations: { enabled: true, source: 'cross_sells', manual_ids: [], limit: 4, fallbacks: [], rules: [] }
 }
 
@@ -288,7 +288,7 @@ onEveryBackend('settings routes', async (t, free) => {
     await withSettings(t, free, { drawer_config: { position: 'left', colors: { accent: '#00ff00' } }, launcher: { show_total: true, position: 'top-left' } })
     const changed = await svcOf()
     t.strictSame(changed.drawer_config, merged({ drawer_config: { position: 'left', colors: { accent: '#00ff00' } } }).drawer_config, 'drawer_config at once')
-    t.strictSame(changed.launcher, { enabled: true, position: 'top-left', show_count: true, show_total: true }, 'launcher at once')
+    t.strictSame(changed.launcher, { ...FREE_DEFAULTS.launcher, position: 'top-left', show_total: true }, 'launcher at once')
 
     await reset(free)
     t.strictSame((await svcOf()).drawer_config, FREE_DEFAULTS.drawer_config, 'and the defaults again after DELETE')
