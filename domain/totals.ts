@@ -64,6 +64,9 @@ function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, vi
  * and applied coupons that no longer validate (missing, usage limit, expired, minimum spend) are dropped, each
  * reported in `errors`. Taxes are computed per line on its subtotal and on its total; fees apply to a non-empty
  * cart; a non-empty cart needs shipping at the flat rate unless a free-shipping coupon applies. Integers throughout.
+ * With `rewards` (the drawer's reward tiers, see `CartRewards` of the commerce port) the cart is priced once without
+ * them, the evaluator says what that cart earns, and it is priced again with the grants: free shipping, the discount
+ * reward after the coupons, gift lines at zero; the outcome is `PricedCart.rewards`.
  */
 export function priceCart (
   cart: CartData,

@@ -4,7 +4,7 @@ import type { Settings } from '../../schemas/settings.ts'
 import type { SettingsProblems } from '../settings/index.ts'
 import type { Edition } from '../security/index.ts'
 import { REWARD_GROUP_PREFIX } from '../../domain/rewards.ts'
-import type { CartData } from '../../domain/types.ts'
+import type { CartData, Product } from '../../domain/types.ts'
 import type { CartRewards } from '../cart-drawer/index.ts'
 import { rewardEvaluator } from './program.ts'
 
@@ -80,7 +80,7 @@ export const rewardsPlugin = fp<RewardsPluginOptions>(async (fastify, options) =
 async function tierProblems (
   settings: Settings,
   edition: Edition,
-  getProducts: (ids: readonly number[]) => Promise<Map<number, import('../../domain/types.ts').Product>>
+  getProducts: (ids: readonly number[]) => Promise<Map<number, Product>>
 ): Promise<SettingsProblems> {
   const problems: SettingsProblems = {}
   const tiers = Array.isArray(settings.rewards?.tiers) ? settings.rewards.tiers : []
