@@ -244,4 +244,44 @@ browserTest('the admin screens', async (t) => {
     t.equal(Number(await page.textContent('[data-total="drawer_open"] dd')), 0, 'every count is zero again')
     t.same(errors, [], 'no script errors on the admin pages')
   })
+
+  t.test('the dashboard shows what an order of drawer items brought, and downloads it as CSV', async (t) => {
+    // A guest adds the Belt from the drawer's recommendations and places the order through the Store API checkout.
+    const cart = await shop.app.inject({ method: 'GET', url: '/wp-json/wc/store/v1/cart' })
+    const token = String(cart.headers['cart-token'])
+    const added = await shop.app.inject({ method: 'POST', url: '/wp-json/svc/v1/recommendations/add', headers: { 'cart-token': token }, payload: { product_id: 102 } })
+    t.equal(added.statusCode, 200, 'added from the drawer', { body: added.body })
+    const address = { first_name: 'Ada', last_name: 'Lovelace', company: '', address_1: '1 Main St', address_2: '', city: 'Boston', state: 'MA', postcode: '02110', country: 'US', phone: '' }
+    const placed = await shop.app.inject({
+      method: 'POST',
+      url: '/wp-json/wc/store/v1/checkout',
+      headers: { 'cart-token': token },
+      payload: { billing_address: { ...address, email: 'ada@example.com' }, shipping_address: address, payment_method: 'cod' }
+    })
+    t.equal(placed.statusCode, 200, 'the order is placed', { body: placed.body })
+    const { order_id: id, order_key: key } = placed.json()
+    const order = await shop.app.inject({ method: 'GET', url: `/wp-json/wc/store/v1/order/${id}?key=${key}&billing_email=ada@example.com` })
+    const cents = Number(order.json().items.find((item: { id: number }) => item.id === 102).totals.line_total)
+    const dollars = `${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`
+
+    await page.goto(shop.url + '/admin/cart-drawer/analytics')
+    await page.waitForSelector('[data-total="attributed_revenue"] dd')
+    t.equal(await page.textContent('[data-total="attributed_revenue"] dd'), `$${dollars}`, 'the Belt\'s line, after discounts and before tax')
+    t.equal(await page.textContent('[data-total="orders_with_drawer_items"] dd'), '1 of 1')
+    t.match(await page.textContent('[data-role="sales"] table[class="admin-table"] >> nth=-1'), 'Belt', 'the top products list the Belt')
+    t.match(await page.textContent('[data-role="retention"]'), 'kept for 90 days')
+    t.equal(await page.getAttribute('[data-role="retention"] a', 'href'), '/admin/cart-drawer/#section-analytics')
+    await screenshot(page, 'admin-pro-analytics-sales')
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action="download-csv"][data-report="days"]')])
+    const today = new Date().toISOString().slice(0, 10)
+    t.match(download.suggestedFilename(), /^drawer-analytics-days-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/)
+    const csv = await readFile(await download.path(), 'utf8')
+    const rows = csv.replace(/^\uFEFF/, '').trimEnd().split('\r\n')
+    t.match(rows[0], /^Date,Drawer opens,/, 'a header row')
+    t.equal(rows.length, 31, 'the header and the 30 days shown')
+    t.match(rows.find((row) => row.startsWith(today)), new RegExp(`,1,1,[0-9.]+,${dollars.replace('.', '\\.')}$`), 'today: one order with drawer items, the Belt\'s revenue')
+    await page.waitForSelector(`${status}:has-text("Downloaded")`)
+    t.same(errors, [], 'no script errors')
+  })
 })
