@@ -185,7 +185,7 @@ browserTest('the merchant\'s screens on a laptop and on a phone', async (t) => {
       page.on('request', (request) => { if (request.method() === 'POST' && request.url().endsWith('/svc/v1/settings')) posted++ })
       await page.click('button[data-action="save"]')
       await page.waitForSelector(`${status} [data-problem="rewards.tiers.0.threshold"]`)
-      t.match(await page.textContent(status), 'Rewards › Tier 1 › From: must be an amount in USD')
+      t.match(await page.textContent(status), 'Rewards › Tiers › Tier 1 › From: must be an amount in USD')
       t.equal(posted, 0, 'nothing sent')
       t.equal(await page.evaluate('document.activeElement.id'), 'f-rewards-tiers-0-threshold', 'the field has the focus')
       await review(t, page, `admin-settings-amount-error-${size}`)
