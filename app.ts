@@ -12,6 +12,7 @@ import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
 import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
+import { boundJsonDepth } from './lib/index.ts'
 
 export interface AppOptions {
   storage: Storage
@@ -65,6 +66,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
   app.removeContentTypeParser('text/plain')
+  // JSON nested deeper than 32 levels is refused (400) before any route, merge or copy walks it.
+  boundJsonDepth(app)
   installErrorHandling(app)
   await app.register(htmlSecurityPlugin, { origins: [options.siteUrl ?? DEFAULT_SITE_URL, options.homeUrl ?? options.siteUrl ?? DEFAULT_SITE_URL] })
   await app.register(openapiPlugin, {

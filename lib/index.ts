@@ -2,3 +2,5 @@
 export { CLIENT_TSCONFIG, bundleEntry, bundleLoader, describeBundle, packageRoot, type ClientBundle } from './client-bundle.ts'
 export { isPlainObject, type Json } from './plain-object.ts'
 export { sendStaticAsset } from './static-asset.ts'
+export { boundJsonDepth } from './json-body.ts'
+export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts'

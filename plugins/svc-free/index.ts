@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { boundJsonDepth } from '../../lib/index.ts'
 import { cartRoutes } from './cart-routes.ts'
 import { DrawerDataSections } from './drawer-data.ts'
 import { drawerRoutes } from './drawer-routes.ts'
@@ -12,6 +13,8 @@ export const svcFreePlugin = fp(async (fastify) => {
   await fastify.register(async (svc) => {
     // The drawer's routes answer in the WordPress REST shape whatever the host's own error handler does.
     svc.setErrorHandler(restErrorHandler)
+    // Whatever the host's JSON parser, the drawer's routes refuse bodies nested deeper than 32 levels.
+    boundJsonDepth(svc)
     await svc.register(cartRoutes)
     await svc.register(drawerRoutes)
     await svc.register(settingsRoutes)

@@ -1,4 +1,5 @@
 import fp from 'fastify-plugin'
+import { boundJsonDepth } from '../../lib/index.ts'
 import { proAdminRoutes } from './admin-routes.ts'
 import { proAnalyticsRoutes } from './analytics-routes.ts'
 import { proBundleRoutes } from './bundle-routes.ts'
@@ -23,6 +24,7 @@ export const svcProPlugin = fp(async (fastify) => {
   fastify.addHook('onClose', async () => { for (const remove of removeHooks) remove() })
   await fastify.register(async (svc) => {
     svc.setErrorHandler(restErrorHandler)
+    boundJsonDepth(svc)
     await svc.register(proDrawerRoutes(addons))
     await svc.register(proAdminRoutes)
     await svc.register(proAnalyticsRoutes)
