@@ -26,7 +26,12 @@ function expectRefused (t: Test, response: LightMyRequestResponse, code: string,
 }
 
 const tier = (value: unknown) => ({
-  id: 'deep', label: 'Deep', reward: 'free_shipping', threshold: 1, amount: 0, product_id: 0,
+  id: 'deep',
+  label: 'Deep',
+  reward: 'free_shipping',
+  threshold: 1,
+  amount: 0,
+  product_id: 0,
   conditions: { match: 'all', conditions: [{ type: 'cart_subtotal', operator: 'gte', value }] }
 })
 
