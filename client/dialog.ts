@@ -32,8 +32,7 @@ export class Dialog {
     parts.overlay.addEventListener('click', () => this.close())
     parts.drawer.addEventListener('keydown', (event) => this.#trapTab(event))
     document.addEventListener('keydown', (event) => {
-      // Not while a `<dialog>` of the drawer asks something (clear cart): Escape closes that one.
-      if (this.#open && event.key === 'Escape' && !parts.drawer.querySelector('dialog[open]')) {
+      if (this.#open && event.key === 'Escape') {
         event.preventDefault()
         this.close()
       }

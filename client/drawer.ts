@@ -80,6 +80,8 @@ export class Drawer {
   /** After a remove: the line's name and an Undo button, for `behaviour.undo_seconds` (a status: it is read out). */
   readonly #undo = h('div', { class: 'svc-undo', role: 'status', 'data-svc': 'undo' })
   readonly #clear: HTMLButtonElement
+  /** Clear cart's question, in the button's place: "Remove every item from your cart? Remove all · Keep the items". */
+  readonly #ask: HTMLElement
   readonly #cartLink: HTMLAnchorElement
   readonly #body: HTMLElement
   readonly #drawer: HTMLElement
@@ -98,7 +100,7 @@ export class Drawer {
     this.#coupon = createCouponForm(i18n, (code) => { this.applyCoupon(code) })
     this.#pro = config.edition === 'pro'
     this.#api = new Api(config)
-    this.#analytics = new Analytics(this.#api, this.#pro && options.analytics !== false)
+    this.#analytics = new Analytics(this.#api, this.#pro && (!SVC_PREVIEW || options.analytics !== false))
     this.#drawerConfig = config.drawerConfig
     this.#launcherSettings = config.launcher
     this.#behaviour = config.behaviour
@@ -108,7 +110,17 @@ export class Drawer {
     this.#bundles = this.#pro ? section('bundles') : null
     this.#checkout = h('a', { class: 'svc-btn svc-btn-wide', href: this.#checkoutUrl, 'data-svc': 'checkout' }, i18n.t('checkout'))
     this.#cartLink = h('a', { class: 'svc-link', hidden: true }, i18n.t('viewCart'))
-    this.#clear = h('button', { type: 'button', class: 'svc-link', hidden: true, onclick: () => { this.#askClear() } }, i18n.t('clearCart'))
+    const ask = i18n.t('clearAsk')
+    const keep = h('button', { type: 'button', class: 'svc-link', onclick: () => { this.#asking(false, this.#clear) } }, i18n.t('clearNo'))
+    this.#ask = h('div', { class: 'svc-ask', role: 'group', 'aria-label': ask, hidden: true }, h('b', {}, ask), h('button', {
+      type: 'button',
+      class: 'svc-link',
+      onclick: () => {
+        this.#asking(false, this.#close)
+        this.clearCart()
+      }
+    }, i18n.t('clearYes')), keep)
+    this.#clear = h('button', { type: 'button', class: 'svc-link', hidden: true, onclick: () => { this.#asking(true, keep) } }, i18n.t('clearCart'))
     this.#checkout.addEventListener('click', () => {
       const cart = this.#store.state.cart
       this.#analytics.track('checkout_click', cart ? { value: Number(cart.cartTotal) } : {})
@@ -127,7 +139,7 @@ export class Drawer {
     h('div', { class: 'svc-head' }, h('h2', { id: 'svc-drawer-title' }, i18n.t('title')), this.#count, this.#close),
     this.#alert,
     this.#body = h('div', { class: 'svc-body' }, this.#meter, this.#undo, this.#lines, this.#addons, this.#spotlight, this.#coupon.element, this.#recs, this.#bundles),
-    h('div', { class: 'svc-foot' }, this.#totals, h('div', { class: 'svc-acts' }, this.#cartLink, this.#clear), this.#checkout))
+    h('div', { class: 'svc-foot' }, this.#totals, h('div', { class: 'svc-acts' }, this.#cartLink, this.#clear, this.#ask), this.#checkout))
     // A control switched off while the cart loads does nothing: no handler runs, no link is followed, no box ticks.
     this.#drawer.addEventListener('click', (event) => {
       if (event.target instanceof Element && event.target.closest('[aria-disabled="true"]')) {
@@ -201,26 +213,35 @@ export class Drawer {
     this.#dialog.close()
   }
 
+  // ---- the admin screens' live preview: in the admin script only (`SVC_PREVIEW`) -------------------------------------
+
   /** Takes the drawer out of the page (the admin screens' preview draws a new one in another language). */
   unmount (): void {
-    this.#dialog.close()
-    this.#root.remove()
+    if (SVC_PREVIEW) {
+      this.#dialog.close()
+      this.#root.remove()
+    }
   }
 
   /** Draws the drawer and the launcher with other settings (the admin screens' live preview). */
   applySettings (drawer: DrawerConfig, launcher: LauncherSettings, behaviour = this.#behaviour): void {
-    this.#behaviour = behaviour
-    this.#applySettings(drawer, launcher)
-    const { state } = this.#store
-    this.#render(state, { ...state, cart: null })
-    this.#lock(state.busy)
+    if (SVC_PREVIEW) {
+      this.#behaviour = behaviour
+      this.#applySettings(drawer, launcher)
+      this.sample(null, false)
+    }
   }
 
-  /** The admin preview's samples (nothing is sent): a cart made from the one shown; the undo row of its first line, or none. */
+  /**
+   * The admin preview's samples (nothing is sent): the cart drawn again, or one made from it by `edit`; the undo row
+   * of its first line, or none.
+   */
   sample (edit: ((cart: CartState) => CartState) | null, undo: boolean): void {
-    const { cart } = this.#store.state
-    if (cart && edit) this.#store.setCart(edit(cart))
-    this.#offerUndo(undo ? cart?.cartItems[0] ?? null : null, false)
+    if (SVC_PREVIEW) {
+      const { cart } = this.#store.state
+      if (cart) this.#store.setCart(edit?.(cart) ?? { ...cart })
+      this.#offerUndo(undo ? cart?.cartItems[0] ?? null : null, false)
+    }
   }
 
   // ---- cart changes ----------------------------------------------------------------------------------------------
@@ -275,28 +296,17 @@ export class Drawer {
       if (this.#undo.querySelector(':focus-visible')) this.#undoTimer = window.setTimeout(expire, 1000)
       else this.#offerUndo(null)
     }
-    if (this.#undo.firstChild && timed) this.#undoTimer = window.setTimeout(expire, seconds * 1000)
+    if (this.#undo.firstChild && (!SVC_PREVIEW || timed)) this.#undoTimer = window.setTimeout(expire, seconds * 1000)
   }
 
   /**
-   * Clear cart: asks in a modal `<dialog>` inside the drawer ("Keep the items" has focus; Escape keeps them too, see
-   * `Dialog`), then clears.
+   * Clear cart asks first, in the button's place, focus on keeping the items; an answer puts the button back (a cart
+   * change does too). After "Remove all" focus waits on the close button: the button goes with the lines.
    */
-  #askClear (): void {
-    const i18n = this.#i18n
-    const ask = i18n.t('clearAsk')
-    const dialog = h('dialog', { class: 'svc-confirm', role: 'alertdialog', 'aria-label': ask }, h('p', {}, ask),
-      h('button', { type: 'button', class: 'svc-btn', onclick: () => { dialog.close() } }, i18n.t('clearNo')),
-      h('button', { type: 'button', class: 'svc-btn', onclick: () => { dialog.close('y') } }, i18n.t('clearYes')))
-    dialog.onclose = () => {
-      dialog.remove()
-      if (dialog.returnValue !== 'y') return this.#clear.focus()
-      // Cleared, the button goes: focus waits on the close button.
-      this.#close.focus()
-      this.clearCart()
-    }
-    this.#drawer.append(dialog)
-    dialog.showModal()
+  #asking (on: boolean, focus: HTMLElement): void {
+    this.#ask.hidden = !on
+    this.#clear.hidden = on
+    focus.focus()
   }
 
   /** Removes every removable line in one `cart/remove-items` (locked lines stay). */
@@ -589,8 +599,8 @@ export class Drawer {
       replaceKeepingFocus(this.#lines, [...renderLines(cart, {
         setQuantity: (item, quantity) => { this.setQuantity(item, quantity) },
         remove: (item) => { this.remove(item) }
-      }, this.#i18n), empty && more?.continue_shopping && h('p', { class: 'svc-go' },
-        h('a', { class: 'svc-btn', href: safeUrl(more.continue_url) ?? this.#config.shopUrl ?? '/' }, this.#i18n.t('continueShopping')))], this.#fallback)
+      }, this.#i18n), empty && more?.continue_shopping &&
+        h('a', { class: 'svc-btn svc-go', href: safeUrl(more.continue_url) ?? this.#config.shopUrl ?? '/' }, this.#i18n.t('continueShopping'))], this.#fallback)
       this.#customLines(cart)
       this.#count.textContent = this.#i18n.t('count', { count: cart.cartCount })
       replaceKeepingFocus(this.#totals, renderTotals(cart, this.#i18n), this.#fallback)
@@ -599,6 +609,7 @@ export class Drawer {
       this.#cartLink.hidden = !behaviour?.cart_link || this.#checkout.hidden
       this.#cartLink.href = safeUrl(behaviour?.cart_url) ?? this.#config.cartUrl ?? ''
       this.#clear.hidden = !behaviour?.clear_cart || !cart.cartItems.some((item) => item.removable)
+      this.#ask.hidden = true
       this.#launcher.update(this.#launcherSettings, cart)
     }
     const inCart = new Set(cart?.cartItems.map((item) => item.product_id) ?? [])

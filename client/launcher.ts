@@ -7,8 +7,8 @@ import type { CartState } from './types.ts'
 /** The launcher's icons (settings `launcher.icon`): path data in a 24 × 24 box, drawn in the button's colour. */
 const ICONS: Record<string, string> = {
   bag: 'M7 7V6a5 5 0 0 1 10 0v1h3l-1 14H5L4 7h3zm2 0h6V6a3 3 0 0 0-6 0v1z',
-  cart: 'M1 3h4l.7 3H22l-2.5 9H8l.5 2H20v2H7L4 5H1zm8 17.5a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0zm7 0a1.5 1.5 0 1 0 3 0 1.5 1.5 0 0 0-3 0z',
-  basket: 'M2 8h20v3h-1l-1.5 10h-15L3 11H2zm5-1 4-5 1.5 1.2L9.5 7zm10 0h-2.5l-3-3.8L13 2z'
+  cart: 'M1 3h4l1 3h16l-3 9H8l1 2h11v2H7L4 5H1zm8 16h3v3H9zm7 0h3v3h-3z',
+  basket: 'M2 8h20v3h-1l-2 10H5L3 11H2zm5-1 4-5 2 1-3 4zm10 0h-3l-3-4 2-1z'
 }
 
 /** Whether the page's path is one of `launcher.hide_on_paths`: exactly, or from its start for a pattern ending in `*`. */

@@ -66,13 +66,11 @@ const CSS = `
 .svc-price{padding-top:calc(22px - .725em);font-weight:600;white-space:nowrap;text-align:end}
 .svc-price s{display:block;color:var(--svc-muted);font-weight:400;font-size:.85em}
 .svc-empty{padding:2.5em 0;text-align:center;color:var(--svc-muted)}
-.svc-go{margin:-1.5em 0 1.5em;text-align:center}
+.svc-go{display:table;margin:-1.5em auto 1.5em}
 .svc-undo:not(:empty),.svc-acts{display:flex;align-items:center;justify-content:space-between}
+.svc-ask{flex:1;text-align:center}.svc-ask b{display:block}
 .svc-undo:not(:empty){margin-top:.75em;padding-inline-start:.8em;border-radius:6px;background:var(--svc-soft)}
-a.svc-link{display:inline-flex;align-items:center}
-.svc-confirm{border:0;border-radius:8px;background:var(--svc-bg);color:var(--svc-text);text-align:center}
-.svc-confirm::backdrop{background:#1118}
-.svc-confirm .svc-btn{margin:.3em}
+a.svc-link{line-height:44px}
 .svc-section{padding:1em 0;border-top:1px solid var(--svc-line)}
 .svc-body>.svc-section:first-child{border-top:0}
 .svc-section h3{margin:0 0 .6em;font-size:.95em}

@@ -58,8 +58,12 @@ const catalogPlugin: Plugin = {
   }
 }
 
-/** Bundles one entry point of `client/` with esbuild into one minified script (an IIFE: no module loader, no globals leaked). */
-export async function bundleEntry (entry: string, root = packageRoot()): Promise<ClientBundle> {
+/**
+ * Bundles one entry point of `client/` with esbuild into one minified script (an IIFE: no module loader, no globals
+ * leaked). `define` sets the script's build-time constants (`SVC_PREVIEW`, client/build-flags.d.ts): code behind a
+ * false one is left out.
+ */
+export async function bundleEntry (entry: string, root = packageRoot(), define: Record<string, string> = {}): Promise<ClientBundle> {
   // The built package serves the scripts of `dist/client/` and has neither `client/` nor esbuild (a devDependency):
   // both are needed only when a script is bundled from source, so esbuild is imported here and nowhere else.
   if (!existsSync(join(root, entry))) throw new Error(`Cannot bundle ${entry}: it is not in ${root} (run npm run build:client in the source tree)`)
@@ -75,6 +79,7 @@ export async function bundleEntry (entry: string, root = packageRoot()): Promise
     target: ['chrome100', 'edge100', 'firefox100', 'safari15.4'],
     legalComments: 'none',
     charset: 'utf8',
+    define,
     write: false,
     logLevel: 'silent',
     plugins: [catalogPlugin]

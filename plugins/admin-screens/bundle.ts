@@ -6,5 +6,5 @@ export const ADMIN_BUNDLE_FILE = 'dist/client/svc-admin.js'
 
 /** Bundles `client/admin/` (which imports the drawer for the live preview). No size budget: only shop managers load it. */
 export function bundleAdmin (root = packageRoot()): Promise<ClientBundle> {
-  return bundleEntry(ADMIN_ENTRY, root)
+  return bundleEntry(ADMIN_ENTRY, root, { SVC_PREVIEW: 'true' })
 }

@@ -8,5 +8,6 @@ export const BUNDLE_FILE = 'dist/client/svc-drawer.js'
 
 /** The drawer and launcher script. */
 export function bundleClient (root = packageRoot()): Promise<ClientBundle> {
-  return bundleEntry(CLIENT_ENTRY, root)
+  // The admin screens' live preview (`SVC_PREVIEW`) is not the shoppers' business: its code stays out of this script.
+  return bundleEntry(CLIENT_ENTRY, root, { SVC_PREVIEW: 'false' })
 }
