@@ -154,6 +154,8 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
   fastify.addHook('onSend', async (request, reply, payload) => {
     if (!isSvcRequest(request)) return payload
+    // Whatever the host sends elsewhere, no answer of the drawer's is ever sniffed into another type.
+    reply.header('X-Content-Type-Options', 'nosniff')
     return applyCacheHeaders(request, reply, payload, request.routeOptions.config.svc?.access === 'public')
   })
 

@@ -8,9 +8,18 @@ export function isHttps (request: FastifyRequest): boolean {
   return request.protocol === 'https' || request.server.shop.siteUrl.startsWith('https:')
 }
 
-/** The platform's cookies are signed, httpOnly, SameSite=Lax, Secure on https, for the whole site. */
+/**
+ * A cookie's name as the browser keeps it: over https with the `__Host-` prefix, which the browser accepts only from
+ * this host, Secure, for the whole site and without a Domain — so no other subdomain, and no plain-http page, can set
+ * or overwrite it. Over http (a local demo) the name as it is.
+ */
+export function cookieName (request: FastifyRequest, name: string): string {
+  return isHttps(request) ? `__Host-${name}` : name
+}
+
+/** The platform's cookies are signed, httpOnly, SameSite=Lax, Secure and `__Host-` on https, for the whole site. */
 export function setSignedCookie (request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAgeSeconds: number): void {
-  reply.setCookie(name, value, {
+  reply.setCookie(cookieName(request, name), value, {
     path: '/',
     httpOnly: true,
     sameSite: 'lax',
@@ -20,14 +29,18 @@ export function setSignedCookie (request: FastifyRequest, reply: FastifyReply, n
   })
 }
 
-/** The value of a signed cookie whose signature holds, else null. */
+/**
+ * The value of a signed cookie whose signature holds, else null. Over https only the `__Host-` cookie counts: one
+ * without the prefix may have been planted by another subdomain.
+ */
 export function readSignedCookie (request: FastifyRequest, name: string): string | null {
-  const cookie = request.cookies[name]
+  const cookie = request.cookies[cookieName(request, name)]
   if (cookie === undefined) return null
   const unsigned = request.unsignCookie(cookie)
   return unsigned.valid && unsigned.value ? unsigned.value : null
 }
 
 export function clearCookie (reply: FastifyReply, name: string): void {
-  reply.clearCookie(name, { path: '/' })
+  const https = isHttps(reply.request)
+  reply.clearCookie(cookieName(reply.request, name), { path: '/', ...(https ? { secure: true } : {}) })
 }
