@@ -13,6 +13,7 @@ import { openapiPlugin } from './plugins/openapi/index.ts'
 import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 import { boundJsonDepth } from './lib/index.ts'
+import { BODY_LIMITS } from './plugins/security/index.ts'
 
 export interface AppOptions {
   storage: Storage
@@ -62,6 +63,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLineRequestLog(),
     // Each route's validators and serializers compiled once per process, not once per instance (issue 19's test speed).
     schemaController: sharedSchemaController,
+    // A route takes at most 16 KiB unless it declares what it takes (the settings, imports, batches, checkouts):
+    // Fastify's own default (1 MiB) fits no route of the shop.
+    bodyLimit: BODY_LIMITS.write,
     ...options.fastify
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.

@@ -1,3 +1,4 @@
+import { NO_BODY } from './route-support.ts'
 import type { FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { normaliseCouponCode } from '../../../domain/cart.ts'
@@ -59,6 +60,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.delete('/cart/coupons', {
+    bodyLimit: NO_BODY,
     schema: { tags: ['store-api'], operationId: 'deleteCartCoupons', summary: 'Remove every coupon', response: EmptiedResponses }
   }, async (request, reply) => {
     const { key, viewer } = await cart.session(request, reply)
@@ -85,6 +87,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.delete('/cart/coupons/:code', {
+    bodyLimit: NO_BODY,
     schema: {
       tags: ['store-api'],
       operationId: 'deleteCartCoupon',

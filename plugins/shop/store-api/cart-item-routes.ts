@@ -1,3 +1,4 @@
+import { NO_BODY } from './route-support.ts'
 import type { FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { RestError } from '../../../errors/index.ts'
@@ -67,6 +68,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.delete('/cart/items', {
+    bodyLimit: NO_BODY,
     schema: { tags: ['store-api'], operationId: 'deleteCartItems', summary: 'Empty the cart (its items and coupons)', response: EmptiedResponses }
   }, async (request, reply) => {
     const { key, viewer } = await cart.session(request, reply)
@@ -113,6 +115,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.delete('/cart/items/:key', {
+    bodyLimit: NO_BODY,
     schema: {
       tags: ['store-api'],
       operationId: 'deleteCartItem',

@@ -41,3 +41,6 @@ export function routeOptions (route: string, args: Record<string, unknown>, item
     }
   }
 }
+
+/** The body limit of a route that takes no body (DELETE): room for a client that sends `{}` or a little more. */
+export const NO_BODY = 1024
