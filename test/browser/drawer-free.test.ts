@@ -85,9 +85,10 @@ browserTest('the drawer in the Free edition', async (t) => {
     t.match(await liveText(page), /Beanie added to the cart\. Cart: 2 items, total \$/, 'the live region announces the change')
     t.equal(await page.textContent('[data-svc="launcher"] .svc-badge'), '2')
 
-    for (const widget of ['meter', 'addons', 'spotlight', 'bundles']) {
+    for (const widget of ['addons', 'spotlight', 'bundles']) {
       t.equal(await page.locator(`[data-svc="${widget}"]`).count(), 0, `no Pro ${widget} in Free`)
     }
+    t.equal(await page.locator('[data-svc="meter"]').isVisible(), false, 'no rewards bar without a reward tier (the default)')
     t.notOk(traffic.requests.some((r) => /bundle-builder|smart-addons|shipping-meter|analytics/.test(r.url)), 'no Pro route is called in Free')
     await screenshot(page, 'free-desktop-drawer')
     t.same(errors, [], 'no script errors')

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
 import {
-  addFromShop, ADMIN, browserTest, drawer, drawerLines, launchBrowser, MOBILE, newPage, openShop, PRO_WIDGET_SETTINGS, screenshot, startShop, Traffic
+  addFromShop, ADMIN, browserTest, drawer, drawerLines, FREE_SHIPPING_TIER, launchBrowser, MOBILE, newPage, openShop, PRO_WIDGET_SETTINGS, screenshot, startShop, Traffic
 } from './helpers.ts'
 import { waitFor } from '../helper.ts'
 
@@ -9,6 +9,9 @@ import { waitFor } from '../helper.ts'
 
 const PRO_SETTINGS = {
   ...PRO_WIDGET_SETTINGS,
+  // One tier, free shipping from $100, so the widgets' prices here are not changed by a discount reward (the rewards
+  // bar's tiers have their own test: rewards.test.ts).
+  rewards: { tiers: [{ ...FREE_SHIPPING_TIER, threshold: 10000 }] },
   drawer_config: { border_radius: 12, colors: { accent: '#0f766e' } },
   analytics: { enabled: true }
 }
