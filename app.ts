@@ -10,7 +10,7 @@ import { cartDrawer } from './plugins/cart-drawer/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
-import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
+import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ScryptParams, type SessionLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
 import type { RateCounter, Storage } from './storage/types.ts'
 import { boundJsonDepth } from './lib/index.ts'
 import { BODY_LIMITS } from './plugins/security/index.ts'
@@ -29,18 +29,26 @@ export interface AppOptions {
   filters?: readonly FilterRegistration[]
   /** Origins allowed to call `svc/v1` besides the home and site URLs' (default value of `svc_rest_allowed_origins`). */
   allowedOrigins?: readonly string[]
-  /** Trusted proxy ranges (default value of `svc_rest_trusted_proxy_cidrs`). */
+  /**
+   * Trusted proxy ranges: the default value of `svc_rest_trusted_proxy_cidrs`, which finds the client of every rate
+   * limit (`svc/v1`, the Store API, login), and Fastify's `trustProxy` (`X-Forwarded-Proto`, `request.ip` in the
+   * logs) unless `fastify.trustProxy` is given.
+   */
   trustedProxyCidrs?: readonly string[]
   /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
   rateLimitMultiplier?: number
-  /** Login attempts allowed per client IP and per account (default 30 and 10 a minute). */
-  loginLimits?: LoginLimits
+  /** Login throttling (plugins/shop/auth/login-limit.ts, `DEFAULT_LOGIN_LIMITS`): each part given replaces the default's. */
+  loginLimits?: Partial<LoginLimits>
   /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
   rateCounterTimeoutMs?: number
   /** Replaces named Store API rate limits (coupon, checkout, newCart: plugins/shop/store-api/rate-limits.ts). */
   storeApiRateLimits?: Partial<ShopRateLimits>
   /** The sweep of expired guest carts and sessions (every 15 minutes by default), or false for none. */
   sweep?: SweepOptions | false
+  /** scrypt's parameters for password hashes (default OWASP's N=2^17, r=8, p=1); others are re-hashed at login. */
+  passwordHashing?: ScryptParams
+  /** Login sessions' idle timeout and absolute lifetime (default 30 minutes and 12 hours). */
+  sessions?: Partial<SessionLimits>
   logger?: FastifyServerOptions['logger']
   /** The clock (tests move it). */
   now?: () => Date
@@ -66,6 +74,8 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     // A route takes at most 16 KiB unless it declares what it takes (the settings, imports, batches, checkouts):
     // Fastify's own default (1 MiB) fits no route of the shop.
     bodyLimit: BODY_LIMITS.write,
+    // The proxies the limits trust (trustedProxyCidrs) are the ones whose X-Forwarded-* headers Fastify believes.
+    ...(options.trustedProxyCidrs !== undefined && options.trustedProxyCidrs.length > 0 ? { trustProxy: [...options.trustedProxyCidrs] } : {}),
     ...options.fastify
   })
   // Bodies are JSON (and form-encoded where a classic endpoint says so): plain text is refused with 415.
@@ -95,7 +105,9 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     rateCounterTimeoutMs: options.rateCounterTimeoutMs,
     storeApiRateLimits: options.storeApiRateLimits,
     allowedOrigins: options.allowedOrigins,
-    sweep: options.sweep
+    sweep: options.sweep,
+    passwordHashing: options.passwordHashing,
+    sessions: options.sessions
   })
   // The cart drawer on top of the platform, in the same instance.
   await app.register(cartDrawer, {

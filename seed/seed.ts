@@ -1,4 +1,4 @@
-import { hashPassword, MANAGE_SHOP } from '../plugins/shop/index.ts'
+import { hashPassword, MANAGE_SHOP, OWASP_SCRYPT, type ScryptParams } from '../plugins/shop/index.ts'
 import type { Storage } from '../storage/types.ts'
 import { demoCoupons, demoProducts } from './demo-catalog.ts'
 
@@ -17,21 +17,25 @@ export interface DemoUsers {
   shopper?: { email: string, password: string }
 }
 
-/** The shop manager (capability `manage_shop`) and the shopper, each when given; an existing user keeps its password. */
-export async function seedDemoUsers (storage: Storage, users: DemoUsers): Promise<void> {
-  if (users.admin) {
+/**
+ * The shop manager (capability `manage_shop`) and the shopper, each when given; an existing user keeps its password.
+ * Their passwords are hashed with `passwordHashing` (OWASP's scrypt parameters unless given: the tests pass cheaper ones).
+ */
+export async function seedDemoUsers (storage: Storage, users: DemoUsers, passwordHashing: ScryptParams = OWASP_SCRYPT): Promise<void> {
+  // An existing user keeps its password: no hash is made for it (at OWASP's parameters each takes 128 MiB).
+  if (users.admin && await storage.getUserByEmail(users.admin.email) === null) {
     await storage.ensureUser({
       email: users.admin.email,
       displayName: 'Shop Manager',
-      passwordHash: await hashPassword(users.admin.password),
+      passwordHash: await hashPassword(users.admin.password, passwordHashing),
       capabilities: [MANAGE_SHOP, 'read']
     })
   }
-  if (users.shopper) {
+  if (users.shopper && await storage.getUserByEmail(users.shopper.email) === null) {
     await storage.ensureUser({
       email: users.shopper.email,
       displayName: 'Sam Shopper',
-      passwordHash: await hashPassword(users.shopper.password),
+      passwordHash: await hashPassword(users.shopper.password, passwordHashing),
       capabilities: ['read']
     })
   }

@@ -82,11 +82,17 @@ export interface User {
   capabilities: string[]
 }
 
+/** A login session as stored: never its id, which only the browser's session cookie holds. */
 export interface Session {
-  id: string
+  /** The SHA-256 of the session id (base64url): what the session is found by. */
+  idHash: string
   userId: number
+  /** The login: the session's absolute lifetime counts from here. */
   createdAt: string
+  /** When the session ends unless it is used before: the earlier of its idle deadline and its absolute end. */
   expiresAt: string
+  /** The user's capabilities when the session was issued: when they change, the session gets a new id. */
+  capabilities: string[]
 }
 
 export interface StoredSettings {
@@ -219,7 +225,8 @@ export interface CartStore {
   readCart (key: string): Promise<CartRead>
   /**
    * The cart's stored snapshot (`saveCartSnapshot`) with its stamp and the catalog's and settings' versions as they
-   * are now; null when the cart is not stored or has no snapshot. One lean statement (the hot read path of a cart that
+   * are now; null when the cart is not stored, has no snapshot or is bound to a user (a snapshot is a guest's view:
+   * a user's cart is read whole, with its owner, whoever asks). One lean statement (the hot read path of a cart that
    * has not changed since its last write): no cart data, products or timestamps are read.
    */
   getCartSnapshot (key: string): Promise<CartSnapshot | null>
@@ -255,10 +262,19 @@ export interface AccountStore {
   getUser (id: number): Promise<User | null>
   /** Creates the user, or returns the existing one with that e-mail unchanged (concurrent calls agree on one). */
   ensureUser (user: Omit<User, 'id'>): Promise<User>
-  /** Stores a session of an existing user; rejects for an unknown user or a session id already stored. */
+  /**
+   * Replaces the user's password hash if it is still `previous` (a rehash at login never overwrites a change made
+   * meanwhile); returns whether it did.
+   */
+  replacePasswordHash (userId: number, previous: string, next: string): Promise<boolean>
+  /** Sets the user's capabilities (a privilege change: their sessions get new ids at their next request). */
+  setUserCapabilities (userId: number, capabilities: readonly string[]): Promise<void>
+  /** Stores a session of an existing user; rejects for an unknown user or a session id hash already stored. */
   createSession (session: Session): Promise<void>
-  getSession (id: string): Promise<Session | null>
-  deleteSession (id: string): Promise<void>
+  getSession (idHash: string): Promise<Session | null>
+  /** Moves the session's expiry on to `expiresAt` (an ISO instant); never back, and nothing for a session not stored. */
+  touchSession (idHash: string, expiresAt: string): Promise<void>
+  deleteSession (idHash: string): Promise<void>
   /** Deletes sessions that expired before `now` (an ISO instant), at most `limit`; returns how many. */
   purgeExpiredSessions (now: string, limit: number): Promise<number>
 }
@@ -414,7 +430,14 @@ export interface RateHit {
   resetInMs: number
 }
 
-/** Fixed-window counters. `hit` counts one request atomically and must fail fast (reject) when the store is down. */
+/**
+ * Fixed-window counters. `hit` counts one request atomically and must fail fast (reject) when the store is down, as
+ * must `peek` and `reset`. A key's windows of different lengths are separate counters.
+ */
 export interface RateCounter extends Lifecycle {
   hit (key: string, windowMs: number): Promise<RateHit>
+  /** The current window of `key` without counting: `{ count: 0, resetInMs: 0 }` when none is open. */
+  peek (key: string, windowMs: number): Promise<RateHit>
+  /** Closes the current window of `key`, if any: the next `hit` counts 1. */
+  reset (key: string, windowMs: number): Promise<void>
 }

@@ -28,6 +28,18 @@ import { storageBackends } from './helpers/storage-backends.ts'
  */
 
 export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long'
+/**
+ * scrypt's parameters in the tests: N=2^10 (1 MiB, a few milliseconds) instead of OWASP's N=2^17 (128 MiB, about
+ * half a second each on a loaded machine), so that seeding users and logging in cost the suite nothing. The default
+ * itself is checked by test/plugins/shop/hardening/password-hashing.test.ts.
+ */
+export const TEST_PASSWORD_HASHING = { N: 2 ** 10, r: 8, p: 1 } as const
+/**
+ * Login sessions of two weeks, idle or not: for suites that move the app's clock by hours or days to age nonces,
+ * tokens or analytics while a user stays logged in. The production limits (30 minutes idle, 12 hours) are tested by
+ * test/plugins/shop/hardening/sessions.test.ts.
+ */
+export const TEST_LONG_SESSIONS = { idleTimeoutMs: 14 * 24 * 3_600_000, lifetimeMs: 14 * 24 * 3_600_000 } as const
 export const SITE_URL = 'http://shop.test'
 export const STORE_API = '/wp-json/wc/store/v1'
 export const SVC = '/wp-json/svc/v1'
@@ -82,7 +94,7 @@ export async function createStorage (t: Teardown, options: StorageOptions = {}):
   t.teardown(() => storage.close())
   if (options.seed ?? true) {
     await seedDemoShop(storage, SITE_URL)
-    if (options.users) await seedDemoUsers(storage, options.users)
+    if (options.users) await seedDemoUsers(storage, options.users, TEST_PASSWORD_HASHING)
   }
   return storage
 }
@@ -127,7 +139,7 @@ export async function build (t: Teardown, options: BuildOptions = {}): Promise<F
     storage = await createStorage(t, { backend, seed, users })
   } else if (seed) {
     await seedDemoShop(storage, SITE_URL)
-    if (users) await seedDemoUsers(storage, users)
+    if (users) await seedDemoUsers(storage, users, TEST_PASSWORD_HASHING)
   }
   let rateCounter = appOptions.rateCounter
   if (rateCounter === undefined) {
@@ -139,6 +151,7 @@ export async function build (t: Teardown, options: BuildOptions = {}): Promise<F
     secrets: [TEST_SECRET],
     siteUrl: SITE_URL,
     shop: demoShopConfig,
+    passwordHashing: TEST_PASSWORD_HASHING,
     ...appOptions,
     storage,
     rateCounter
@@ -190,7 +203,7 @@ export async function buildPlatform (t: Teardown, options: { backend?: Backend }
   t.teardown(() => app.close())
   installErrorHandling(app)
   await app.register(shopPlugin, {
-    storage, secrets: [TEST_SECRET], restRoot: '/wp-json/', siteUrl: SITE_URL, homeUrl: SITE_URL, config: demoShopConfig
+    storage, secrets: [TEST_SECRET], restRoot: '/wp-json/', siteUrl: SITE_URL, homeUrl: SITE_URL, config: demoShopConfig, passwordHashing: TEST_PASSWORD_HASHING
   })
   return { app, storage, rateCounter }
 }

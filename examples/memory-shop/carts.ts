@@ -65,6 +65,10 @@ export class ShopCarts implements CartsPort {
     this.#settingsVersion = options.settingsVersion
   }
 
+  ownerOf (read: CartRead): number | null {
+    return read.cart?.userId ?? null
+  }
+
   async read (key: string): Promise<CartRead> {
     const cart = this.#stored(key)
     const data = cart?.data ?? EMPTY
@@ -180,7 +184,8 @@ export class ShopCarts implements CartsPort {
     const data = this.#withGifts(change(structuredClone(current?.data ?? EMPTY)), viewer)
     const stored: StoredCart = {
       key,
-      userId: viewer.userId ?? current?.userId ?? null,
+      // A guest's cart becomes the user's who writes it; a user's cart never moves to another user.
+      userId: current?.userId ?? viewer.userId ?? null,
       data: structuredClone(data),
       version: (current?.version ?? 0) + 1,
       updatedAt: this.#now().toISOString()

@@ -1,7 +1,15 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
 import type { Login } from 'cart-drawer-service'
-import type { Session, User } from 'cart-drawer-service/storage'
+import type { User } from 'cart-drawer-service/storage'
+
+/** A login session of the tea shop, kept in memory by its id (the cookie's value). */
+export interface Session {
+  id: string
+  userId: number
+  createdAt: string
+  expiresAt: string
+}
 
 /** The tea shop's login: the user and the session the cookie names (the drawer sees only `user`, and hands it back). */
 export interface ShopLogin extends Login {

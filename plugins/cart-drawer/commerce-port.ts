@@ -6,8 +6,8 @@ import type { RewardEvaluator } from '../../domain/totals.ts'
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-four
- * operations (four of them optional) and a filter interface:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-six
+ * operations (five of them optional) and a filter interface:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
@@ -41,7 +41,10 @@ export interface CommercePort {
   now (): Date
 
   // ---------------------------------------------------------------------------------------------- sessions
-  /** The cart key a Cart-Token names, or null when the token is not valid. */
+  /**
+   * The cart key a Cart-Token names, or null when the token is not valid. The token is a bearer's: the drawer serves
+   * a cart bound to a user (`carts.ownerOf`) only with that user's login.
+   */
   cartKeyOfToken (token: string): string | null
   /** The request's logged-in user (from the shop's session cookie), or null. */
   login (request: FastifyRequest): Promise<Login | null>
@@ -51,6 +54,15 @@ export interface CommercePort {
   restNonce (login: Login): string
   /** Whether the user may manage the shop (`manage_shop`): the drawer's admin routes and screens. */
   canManageShop (user: { capabilities: readonly string[] }): boolean
+  /**
+   * Optional: counts a drawer write to the cart `key` that may start it against the shop's limit on new carts, before
+   * the body is read or anything changed (a fresh Cart-Token is one `GET` away: without a limit, every one would be a
+   * stored cart and a new visitor's allowance). `read` is the cart as `carts.read` gave it, or null when a current
+   * snapshot stood in (the cart is stored). Answers null when the write starts no cart, else the limit's count: a
+   * `retryAfterSeconds` above 0 refuses the request with 429 `svc_rate_limit_exhausted`. A rejection (the shop cannot
+   * count) is answered 503 `svc_rate_limit_unavailable`. Without it the drawer's writes start carts unlimited.
+   */
+  countCartStart? (request: FastifyRequest, key: string, read: CartReading | null): Promise<RateCount | null>
 
   // ---------------------------------------------------------------------------------------------- carts and hooks on them
   readonly carts: CartsPort
@@ -91,6 +103,13 @@ export interface ShopUrls {
   logout: string
 }
 
+/** A limit's count: the tightest window counted, and when refused, whole seconds until it ends (else 0). */
+export interface RateCount {
+  limit: number
+  remaining: number
+  retryAfterSeconds: number
+}
+
 /** A logged-in user as the drawer sees them: no password hash, no session record. */
 export interface DrawerUser {
   id: number
@@ -103,12 +122,17 @@ export interface Login {
   user: DrawerUser
 }
 
-/** A cart as the shop read it: opaque to the drawer, which only hands it back to `priceRead` and `storeSnapshot`. */
+/** A cart as the shop read it: opaque to the drawer, which only hands it back to `priceRead`, `ownerOf` and `storeSnapshot`. */
 export type CartReading = object
 
 export interface CartsPort {
   /** The cart as stored with what pricing it needs (products, coupons), in one consistent read. */
   read (key: string): Promise<CartReading>
+  /**
+   * The user a read cart is bound to (a logged-in shopper's saved cart), or null for a guest's cart or one not stored.
+   * The drawer serves a cart bound to a user to that user's login only: its Cart-Token alone is refused.
+   */
+  ownerOf (read: CartReading): number | null
   /** Prices a read cart (no I/O). */
   priceRead (key: string, read: CartReading, viewer?: Viewer): CartState
   /** Reads and prices. */
@@ -136,7 +160,10 @@ export interface CartsPort {
   addHook (name: 'snapshot', hook: CartSnapshotter): () => void
   addHook (name: 'rewards', hook: CartRewards): () => void
 
-  /** Snapshots, if the shop keeps them: the current one, or null; and storing one after a read found none. */
+  /**
+   * Snapshots, if the shop keeps them: the current one, or null; and storing one after a read found none. A snapshot
+   * is a guest's view: a cart bound to a user has none (`readSnapshot` answers null for it).
+   */
   readSnapshot? (key: string): Promise<string | null>
   storeSnapshot? (state: CartState, read: CartReading, viewer: Viewer): Promise<string | null>
 }

@@ -28,7 +28,8 @@ export function securitySchemes (cookies: CookieNames) {
       in: 'header',
       name: 'Cart-Token',
       description: 'The Cart-Token of an earlier response names the cart (HS256 JWT, 48 hours). On the Store API an ' +
-        'invalid or expired token starts a new cart; on `svc/v1` it is refused (403 `svc_invalid_cart_token`).'
+        'invalid or expired token starts a new cart; on `svc/v1` it is refused (403 `svc_invalid_cart_token`). The ' +
+        "token of a logged-in user's cart counts only with that user's session cookie: otherwise it is treated as invalid."
     },
     [CART_COOKIE_SCHEME]: {
       type: 'apiKey',
@@ -41,7 +42,8 @@ export function securitySchemes (cookies: CookieNames) {
       type: 'apiKey',
       in: 'cookie',
       name: cookies.session,
-      description: 'The signed session cookie of a logged-in user, set by `POST /account/login`.'
+      description: 'The signed session cookie of a logged-in user, set by `POST /account/login`: a new id at every login ' +
+        "and when the user's capabilities change; by default the session ends after 30 minutes without use and 12 hours after the login."
     },
     [REST_NONCE_SCHEME]: {
       type: 'apiKey',

@@ -24,7 +24,8 @@ async function login (request: FastifyRequest, shop: CommercePort, unavailable: 
 
 /**
  * The access groups of specification §5 and design §3.3. Cart session: a valid Cart-Token; a logged-in visitor must
- * also send a valid `X-WP-Nonce`, a guest must not send one. Admin: logged in (401), a valid nonce and `manage_shop`
+ * also send a valid `X-WP-Nonce`, a guest must not send one; the token of a cart bound to a user is refused
+ * (`svc_invalid_cart_token`) unless that user is logged in. Admin: logged in (401), a valid nonce and `manage_shop`
  * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current.
  */
 export async function resolveAccess (request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false): Promise<SvcRequestContext> {
@@ -60,6 +61,9 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
     }
     // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
     const cartRead = await shop.carts.read(cartKey)
+    // A token of a user's saved cart is accepted only with that user's login: not after logout, not by another user.
+    const owner = shop.carts.ownerOf(cartRead)
+    if (owner !== null && owner !== authenticated?.user.id) throw restError('svc_invalid_cart_token')
     return {
       group: authenticated === null ? 'guest' : 'shopper',
       cartKey,

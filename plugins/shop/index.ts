@@ -3,13 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import cookie from '@fastify/cookie'
 import type { ShopConfig } from '../../domain/types.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
-import { AuthService } from './auth/auth-service.ts'
+import { AuthService, DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/auth-service.ts'
+import { OWASP_SCRYPT, PasswordHasher, type ScryptParams } from './auth/password.ts'
+import { installSessionRenewal } from './auth/session-cookie.ts'
 import { createNonceService } from './auth/nonce.ts'
-import { countLoginAttempt, DEFAULT_LOGIN_LIMITS, type LoginLimits } from './auth/login-limit.ts'
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, UNLIMITED_LOGINS, type LoginLimits, type LoginThrottle } from './auth/login-limit.ts'
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
 import { CheckoutService } from './checkout/checkout-service.ts'
 import type { CommercePort } from '../cart-drawer/index.ts'
+import { clientAddressResolver, type ClientAddressOf } from '../security/index.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
 import { createCommerce } from './commerce.ts'
 import './filters/hooks.ts'
@@ -26,7 +29,7 @@ import { orderRoutes } from './store-api/order-routes.ts'
 import { storeApiErrorHandler } from './store-api/error-handler.ts'
 import type { SerializeContext } from './store-api/serialize-product.ts'
 import { storefrontRoutes } from './storefront/routes.ts'
-import { installStoreApiRateLimits, type ShopRateLimits } from './store-api/rate-limits.ts'
+import { createShopRateLimiter, type ShopRateLimiter, type ShopRateLimits } from './store-api/rate-limits.ts'
 import { scheduleSweep, type SweepOptions } from './maintenance/sweep.ts'
 
 export interface ShopPluginOptions {
@@ -41,10 +44,14 @@ export interface ShopPluginOptions {
   /** Filters to add at start; more can be added at run time through `fastify.shop.filters`. */
   filters?: readonly FilterRegistration[]
   now?: () => Date
-  /** Counts login attempts per IP and per account (without one, logins are not limited). */
+  /** Counts login attempts and the Store API's limited requests (without one, nothing is limited). */
   rateCounter?: RateCounter
-  loginLimits?: LoginLimits
-  /** Trusted proxy ranges, for the client IP of the Store API's rate limits (default value of `svc_rest_trusted_proxy_cidrs`). */
+  /** Login throttling (plugins/shop/auth/login-limit.ts): each part given replaces the default's. */
+  loginLimits?: Partial<LoginLimits>
+  /**
+   * Trusted proxy ranges, for the client address of every limit of the shop (login, Store API): the default value of
+   * `svc_rest_trusted_proxy_cidrs`, as for `svc/v1`.
+   */
   trustedProxyCidrs?: readonly string[]
   /** Replaces named Store API rate limits (plugins/shop/store-api/rate-limits.ts); they count in `rateCounter`. */
   storeApiRateLimits?: Partial<ShopRateLimits>
@@ -58,6 +65,13 @@ export interface ShopPluginOptions {
   sweep?: SweepOptions | false
   /** WooCommerce's `woocommerce_store_api_disable_nonce_check`: false lets cookie-session Store API writes go without a `Nonce` (default true). */
   storeApiNonceCheck?: boolean
+  /**
+   * scrypt's parameters for password hashes (default OWASP's N=2^17, r=8, p=1: 128 MiB per hash). A stored hash made
+   * with others is made again at the user's next login. The tests pass cheaper ones (docs/security.md).
+   */
+  passwordHashing?: ScryptParams
+  /** Login sessions: idle timeout and absolute lifetime (default 30 minutes and 12 hours). */
+  sessions?: Partial<SessionLimits>
 }
 
 export interface Shop {
@@ -75,8 +89,12 @@ export interface Shop {
   siteUrl: string
   /** The shop's clock (tests move it). */
   now: () => Date
-  /** Counts a login attempt of a client IP on an e-mail address; throws 429 (or 503) when refused. */
-  countLoginAttempt: (ip: string, email: string) => Promise<void>
+  /** Login throttling (plugins/shop/auth/login-limit.ts): admits attempts, counts their outcomes. */
+  logins: LoginThrottle
+  /** How long a known-device cookie lasts. */
+  knownDeviceMs: number
+  /** The client address and its rate-limit bucket, as every limit finds it (trusted proxies from one source). */
+  clientOf: ClientAddressOf
   /** The platform as the cart drawer sees it: pass it to `cartDrawer` as `commerce`. */
   commerce: CommercePort
   /** The Store API nonce a page embeds for its cookie-session writes (`Nonce` header); sets the cart cookie of a new guest. */
@@ -105,6 +123,8 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
   for (const { name, callback, priority } of options.filters ?? []) filters.add(name, callback as FilterCallback<typeof name>, priority)
 
   const nonces = createNonceService({ secrets: options.secrets, now: millis })
+  const clientOf = clientAddressResolver({ cidrs: options.trustedProxyCidrs, filter: (cidrs) => filters.apply('svc_rest_trusted_proxy_cidrs', cidrs) })
+  const loginLimits: LoginLimits = { ...DEFAULT_LOGIN_LIMITS, ...options.loginLimits }
   const carts = new CartService(options.storage, options.config, clock)
   const platform: Omit<Shop, 'commerce'> = {
     storage: options.storage,
@@ -112,7 +132,11 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     // The order is priced as the cart is, reward tiers included.
     checkout: new CheckoutService(options.storage, options.config, clock, carts),
     cartTokens: createCartTokenSigner({ secrets: options.secrets, now: millis }),
-    auth: new AuthService(options.storage, nonces, clock),
+    auth: new AuthService(options.storage, nonces, {
+      now: clock,
+      passwords: new PasswordHasher(options.passwordHashing ?? OWASP_SCRYPT),
+      sessions: { ...DEFAULT_SESSION_LIMITS, ...options.sessions }
+    }),
     filters,
     extendSchema: new ExtendSchema(),
     serializeContext: { currency: options.config.currency, homeUrl },
@@ -120,31 +144,35 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     homeUrl,
     siteUrl: options.siteUrl.replace(/\/+$/, ''),
     now: clock ?? (() => new Date()),
-    countLoginAttempt: async (ip, email) => {
-      if (options.rateCounter) await countLoginAttempt(options.rateCounter, options.loginLimits ?? DEFAULT_LOGIN_LIMITS, ip, email)
-    },
+    logins: options.rateCounter === undefined
+      ? UNLIMITED_LOGINS
+      : createLoginThrottle(options.rateCounter, loginLimits, (error, what) => fastify.log.error({ err: error }, what)),
+    knownDeviceMs: loginLimits.knownDeviceMs,
+    clientOf,
     storeApiNonce: (request, reply) => storeApiNonceFor(request, reply, { ...platform, nonces })
   }
-  const shop: Shop = { ...platform, commerce: createCommerce(platform) }
+  const limiter: ShopRateLimiter | null = options.rateCounter === undefined
+    ? null
+    : createShopRateLimiter(fastify, {
+      counter: options.rateCounter,
+      storage: options.storage,
+      cartTokens: platform.cartTokens,
+      auth: platform.auth,
+      clientOf,
+      timeoutMs: options.rateCounterTimeoutMs,
+      multiplier: options.rateLimitMultiplier,
+      limits: options.storeApiRateLimits
+    })
+  const shop: Shop = { ...platform, commerce: createCommerce(platform, limiter) }
   fastify.decorate('shop', shop)
+  // A session whose id was renewed during a request (a privilege change) sends the new id with the answer.
+  installSessionRenewal(fastify)
 
   if (options.sweep !== false) scheduleSweep(fastify, options.storage, shop.now, options.sweep)
 
   await fastify.register(async (storeApi) => {
     storeApi.setErrorHandler(storeApiErrorHandler)
-    if (options.rateCounter) {
-      installStoreApiRateLimits(storeApi, {
-        counter: options.rateCounter,
-        storage: options.storage,
-        filters,
-        cartTokens: shop.cartTokens,
-        auth: shop.auth,
-        trustedProxyCidrs: options.trustedProxyCidrs,
-        timeoutMs: options.rateCounterTimeoutMs,
-        multiplier: options.rateLimitMultiplier,
-        limits: options.storeApiRateLimits
-      })
-    }
+    limiter?.installStoreApi(storeApi)
     storeApi.addHook('onSend', async (_request, reply) => {
       reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash, Nonce, Nonce-Timestamp, User-ID')
     })
@@ -164,8 +192,10 @@ export type { FilterRegistration, FilterCallback, FilterName } from './filters/r
 export { SESSION_COOKIE } from './auth/session-cookie.ts'
 export { CART_COOKIE } from './session/store-api-session.ts'
 export { MANAGE_SHOP } from './auth/auth-service.ts'
-export { hashPassword } from './auth/password.ts'
+export { hashPassword, OWASP_SCRYPT, type ScryptParams } from './auth/password.ts'
+export { DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/auth-service.ts'
 export { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
-export type { LoginLimits } from './auth/login-limit.ts'
+export { DEFAULT_LOGIN_LIMITS, loginDelayMs, type LoginLimits } from './auth/login-limit.ts'
+export { DEVICE_COOKIE } from './auth/known-device.ts'
 export { SHOP_RATE_LIMITS, type ShopRateLimits, type ShopRateLimit } from './store-api/rate-limits.ts'
 export { DEFAULT_SWEEP, sweepExpired, type SweepOptions, type SweepResult } from './maintenance/sweep.ts'

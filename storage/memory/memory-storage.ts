@@ -279,7 +279,7 @@ export class MemoryStorage implements Storage {
   async getCartSnapshot (key: string): Promise<CartSnapshot | null> {
     this.#assertOpen()
     const record = this.#carts.get(key)
-    if (record?.snapshot == null || record.stamp === null) return null
+    if (record?.snapshot == null || record.stamp === null || record.userId !== null) return null
     return { snapshot: record.snapshot, stamp: record.stamp, ...this.#versions() }
   }
 
@@ -520,34 +520,57 @@ export class MemoryStorage implements Storage {
     return copy(created)
   }
 
+  async replacePasswordHash (userId: number, previous: string, next: string): Promise<boolean> {
+    this.#assertOpen()
+    const user = this.#users.get(userId)
+    if (user === undefined || user.passwordHash !== previous) return false
+    this.#assign(this.#users, userId, { ...user, passwordHash: next })
+    return true
+  }
+
+  async setUserCapabilities (userId: number, capabilities: readonly string[]): Promise<void> {
+    this.#assertOpen()
+    const user = this.#users.get(userId)
+    if (user !== undefined) this.#assign(this.#users, userId, { ...user, capabilities: [...capabilities] })
+  }
+
   async createSession (session: Session): Promise<void> {
     this.#assertOpen()
-    if (this.#sessions.has(session.id)) throw new Error(`session ${session.id} is already stored`)
-    if (!this.#users.has(session.userId)) throw new Error(`session ${session.id} names no stored user (${session.userId})`)
-    this.#assign(this.#sessions, session.id, {
-      id: session.id,
+    if (this.#sessions.has(session.idHash)) throw new Error('a session with this id hash is already stored')
+    if (!this.#users.has(session.userId)) throw new Error(`a session names no stored user (${session.userId})`)
+    this.#assign(this.#sessions, session.idHash, {
+      idHash: session.idHash,
       userId: session.userId,
       createdAt: new Date(instant(session.createdAt, 'createdAt')).toISOString(),
-      expiresAt: new Date(instant(session.expiresAt, 'expiresAt')).toISOString()
+      expiresAt: new Date(instant(session.expiresAt, 'expiresAt')).toISOString(),
+      capabilities: [...session.capabilities]
     })
   }
 
-  async getSession (id: string): Promise<Session | null> {
+  async getSession (idHash: string): Promise<Session | null> {
     this.#assertOpen()
-    const session = this.#sessions.get(id)
-    return session === undefined ? null : { ...session }
+    const session = this.#sessions.get(idHash)
+    return session === undefined ? null : copy(session)
   }
 
-  async deleteSession (id: string): Promise<void> {
+  async touchSession (idHash: string, expiresAt: string): Promise<void> {
     this.#assertOpen()
-    this.#assign(this.#sessions, id, undefined)
+    const at = instant(expiresAt, 'expiresAt')
+    const session = this.#sessions.get(idHash)
+    if (session === undefined || Date.parse(session.expiresAt) >= at) return
+    this.#assign(this.#sessions, idHash, { ...session, expiresAt: new Date(at).toISOString() })
+  }
+
+  async deleteSession (idHash: string): Promise<void> {
+    this.#assertOpen()
+    this.#assign(this.#sessions, idHash, undefined)
   }
 
   async purgeExpiredSessions (now: string, limit: number): Promise<number> {
     this.#assertOpen()
     const cutoff = instant(now, 'now')
     const expired = [...this.#sessions.values()].filter((session) => Date.parse(session.expiresAt) < cutoff).slice(0, Math.max(0, limit))
-    for (const session of expired) this.#assign(this.#sessions, session.id, undefined)
+    for (const session of expired) this.#assign(this.#sessions, session.idHash, undefined)
     return expired.length
   }
 

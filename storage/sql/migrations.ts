@@ -130,6 +130,18 @@ export const migrations: readonly Migration[] = [
       // The analytics read the orders of a range of days.
       'CREATE INDEX svc_orders_created_at_idx ON svc_orders (created_at)'
     ]
+  },
+  {
+    id: '0006_session_id_hashes',
+    statements: [
+      // Sessions are found by a hash of their id, never stored in clear (issue 20). The ids stored so far go with their
+      // sessions (hashing them in place would keep every id a copy of the database ever held working): everyone logs
+      // in once more.
+      'DELETE FROM svc_sessions',
+      'ALTER TABLE svc_sessions RENAME COLUMN id TO id_hash',
+      // The capabilities a session was issued with: a change of the user's gives the session a new id.
+      "ALTER TABLE svc_sessions ADD COLUMN capabilities jsonb NOT NULL DEFAULT '[]'"
+    ]
   }
 ]
 

@@ -25,10 +25,11 @@ export interface UserRow {
 }
 
 export interface SessionRow {
-  id: string
+  id_hash: string
   user_id: number
   created_at: Date | string
   expires_at: Date | string
+  capabilities: string[]
 }
 
 export const CART_COLUMNS = 'key, user_id, data, version, updated_at'
@@ -59,5 +60,5 @@ export function toUser (row: UserRow): User {
 }
 
 export function toSession (row: SessionRow): Session {
-  return { id: row.id, userId: row.user_id, createdAt: toIso(row.created_at), expiresAt: toIso(row.expires_at) }
+  return { idHash: row.id_hash, userId: row.user_id, createdAt: toIso(row.created_at), expiresAt: toIso(row.expires_at), capabilities: row.capabilities }
 }

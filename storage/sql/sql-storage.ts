@@ -45,9 +45,12 @@ const READ_CART = `
   FROM (SELECT ${VERSIONS}) AS v
   LEFT JOIN LATERAL (SELECT ${CART_COLUMNS} FROM svc_carts WHERE key = $1) AS c ON true`
 
-/** `getCartSnapshot`: the snapshot and its stamp, of one row by primary key, and the versions as they are now. */
+/**
+ * `getCartSnapshot`: the snapshot and its stamp, of one row by primary key, and the versions as they are now; none for
+ * a cart bound to a user.
+ */
 const GET_CART_SNAPSHOT = `
-  SELECT snapshot, snapshot_stamp AS stamp, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL`
+  SELECT snapshot, snapshot_stamp AS stamp, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL AND user_id IS NULL`
 
 interface WriteVersionsRow {
   catalog_version: number
@@ -438,28 +441,44 @@ export class SqlStorage implements Storage {
     return existing
   }
 
-  async createSession (session: Session): Promise<void> {
-    await this.#db.query(
-      'INSERT INTO svc_sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3::timestamptz, $4::timestamptz)',
-      [session.id, session.userId, session.createdAt, session.expiresAt])
+  async replacePasswordHash (userId: number, previous: string, next: string): Promise<boolean> {
+    const { rowCount } = await this.#db.query(
+      'UPDATE svc_users SET password_hash = $3 WHERE id = $1 AND password_hash = $2', [userId, previous, next])
+    return rowCount > 0
   }
 
-  async getSession (id: string): Promise<Session | null> {
+  async setUserCapabilities (userId: number, capabilities: readonly string[]): Promise<void> {
+    await this.#db.query('UPDATE svc_users SET capabilities = $2::jsonb WHERE id = $1', [userId, JSON.stringify(capabilities)])
+  }
+
+  async createSession (session: Session): Promise<void> {
+    await this.#db.query(
+      `INSERT INTO svc_sessions (id_hash, user_id, created_at, expires_at, capabilities)
+       VALUES ($1, $2, $3::timestamptz, $4::timestamptz, $5::jsonb)`,
+      [session.idHash, session.userId, session.createdAt, session.expiresAt, JSON.stringify(session.capabilities)])
+  }
+
+  async getSession (idHash: string): Promise<Session | null> {
     const { rows } = await this.#db.query<SessionRow>(
-      'SELECT id, user_id, created_at, expires_at FROM svc_sessions WHERE id = $1', [id])
+      'SELECT id_hash, user_id, created_at, expires_at, capabilities FROM svc_sessions WHERE id_hash = $1', [idHash], 'svc_get_session')
     return rows[0] ? toSession(rows[0]) : null
+  }
+
+  async touchSession (idHash: string, expiresAt: string): Promise<void> {
+    await this.#db.query(
+      'UPDATE svc_sessions SET expires_at = $2::timestamptz WHERE id_hash = $1 AND expires_at < $2::timestamptz', [idHash, expiresAt])
   }
 
   async purgeExpiredSessions (now: string, limit: number): Promise<number> {
     const { rowCount } = await this.#db.query(
-      `DELETE FROM svc_sessions WHERE id IN (
-         SELECT id FROM svc_sessions WHERE expires_at < $1::timestamptz ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
+      `DELETE FROM svc_sessions WHERE id_hash IN (
+         SELECT id_hash FROM svc_sessions WHERE expires_at < $1::timestamptz ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
       [now, Math.max(0, Math.floor(limit))])
     return rowCount
   }
 
-  async deleteSession (id: string): Promise<void> {
-    await this.#db.query('DELETE FROM svc_sessions WHERE id = $1', [id])
+  async deleteSession (idHash: string): Promise<void> {
+    await this.#db.query('DELETE FROM svc_sessions WHERE id_hash = $1', [idHash])
   }
 
   async getSettings (): Promise<StoredSettings | null> {

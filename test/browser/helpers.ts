@@ -13,6 +13,7 @@ import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { buildAdmin, buildClient } from '../../scripts/build-client.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
+import { TEST_PASSWORD_HASHING } from '../helper.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 
 /** Debian's Chromium with the flags that work on these machines (toolchain notes, "Browser tests"). */
@@ -94,7 +95,7 @@ export async function startShop (t: TapLike, options: { edition?: 'free' | 'pro'
   const url = `http://127.0.0.1:${port}`
   const storage = await createTestPgliteStorage()
   await seedDemoShop(storage, url)
-  await seedDemoUsers(storage, DEFAULT_DEMO_USERS)
+  await seedDemoUsers(storage, DEFAULT_DEMO_USERS, TEST_PASSWORD_HASHING)
   const rateCounter = createMemoryRateCounter()
   const app = await buildApp({
     storage,
@@ -103,6 +104,7 @@ export async function startShop (t: TapLike, options: { edition?: 'free' | 'pro'
     siteUrl: url,
     edition: options.edition ?? 'free',
     shop: demoShopConfig,
+    passwordHashing: TEST_PASSWORD_HASHING,
     ...options.app
   })
   t.teardown(async () => {

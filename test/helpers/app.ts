@@ -3,7 +3,7 @@ import type { AppOptions } from '../../app.ts'
 import type { Storage } from '../../storage/types.ts'
 import { build, STORE_API, type Teardown } from '../helper.ts'
 
-export { TEST_SECRET, SITE_URL, STORE_API } from '../helper.ts'
+export { TEST_SECRET, TEST_PASSWORD_HASHING, TEST_LONG_SESSIONS, SITE_URL, STORE_API } from '../helper.ts'
 
 /** The whole app on the given storage, seeded with the demo shop, closed when the test ends (`build` of test/helper.ts). */
 export async function buildTestApp (t: Teardown, storage: Storage, options: Partial<AppOptions> = {}): Promise<FastifyInstance> {

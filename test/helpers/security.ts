@@ -8,7 +8,7 @@ import { hashPassword } from '../../plugins/shop/auth/password.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { StorageUnavailableError } from '../../storage/errors.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
-import { build, createStorage, SITE_URL, STORE_API } from '../helper.ts'
+import { build, createStorage, SITE_URL, STORE_API, TEST_LONG_SESSIONS, TEST_PASSWORD_HASHING } from '../helper.ts'
 
 /**
  * Helpers for the security suite (test/plugins/security/): an app with a few test-only svc routes, visitors of every access
@@ -106,6 +106,14 @@ export function breakableCounter (inner: RateCounter): RateCounter & { broken: b
       if (this.broken) throw new StorageUnavailableError('counter store down')
       return inner.hit(key, windowMs)
     },
+    async peek (key, windowMs) {
+      if (this.broken) throw new StorageUnavailableError('counter store down')
+      return inner.peek(key, windowMs)
+    },
+    async reset (key, windowMs) {
+      if (this.broken) throw new StorageUnavailableError('counter store down')
+      return inner.reset(key, windowMs)
+    },
     ping: () => inner.ping(),
     close: () => inner.close()
   }
@@ -138,6 +146,8 @@ export async function buildSecurityApp (t: Test, options: Partial<AppOptions> = 
     edition: 'pro',
     allowedOrigins: [EXTRA_ORIGIN],
     now: () => new Date(Date.now() + offset),
+    // The suite ages nonces and tokens by hours while its users stay logged in.
+    sessions: TEST_LONG_SESSIONS,
     ...options,
     rateCounter,
     // A storage of the caller's is used as it is; one made here gets the demo shop and USERS.
@@ -186,7 +196,7 @@ export async function logout (app: FastifyInstance, session: Login): Promise<voi
 /** Admins besides the seeded one (for per-IP limits of admin routes, which need many admins behind one IP). */
 export async function seedAdmins (storage: Storage, count: number): Promise<Array<{ email: string, password: string }>> {
   const password = 'pool-admin-password-1'
-  const passwordHash = await hashPassword(password)
+  const passwordHash = await hashPassword(password, TEST_PASSWORD_HASHING)
   const admins = Array.from({ length: count }, (_, index) => ({ email: `admin-${index}@shop.test`, password }))
   for (const { email } of admins) {
     await storage.ensureUser({ email, displayName: email, passwordHash, capabilities: [MANAGE_SHOP, 'read'] })

@@ -147,6 +147,18 @@ export function commercePortContract (hostName: string, factory: HostFactory): v
       }
     })
 
+    t.test('carts.ownerOf: a guest\'s cart has none, a cart a logged-in user wrote is theirs and stays theirs', async (t) => {
+      const { key } = await newCart()
+      t.equal(commerce.carts.ownerOf(await commerce.carts.read(key)), null, 'a cart not stored yet')
+      await commerce.carts.addItem(key, { id: first, quantity: 1, variation: {} })
+      t.equal(commerce.carts.ownerOf(await commerce.carts.read(key)), null, 'a guest\'s cart')
+      await commerce.carts.addItem(key, { id: second, quantity: 1, variation: {} }, { canReadPrivate: false, userId: 4242 })
+      t.equal(commerce.carts.ownerOf(await commerce.carts.read(key)), 4242, 'written by a logged-in user: bound to them')
+      // A host may refuse the write (the reference platform does) or make it; either way the cart keeps its owner.
+      await commerce.carts.addItem(key, { id: first, quantity: 1, variation: {} }, { canReadPrivate: false, userId: 4343 }).catch(() => null)
+      t.equal(commerce.carts.ownerOf(await commerce.carts.read(key)), 4242, 'never moved to another user')
+    })
+
     t.test('login, restNonce, verifyNonce and canManageShop', async (t) => {
       const guest = await app.inject({ method: 'GET', url: PROBE })
       t.same(guest.json(), { login: null }, 'a request without a login has none')

@@ -2,7 +2,7 @@ import { buildApp } from '../../app.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import { SITE_URL, STORE_API, TEST_SECRET } from '../helpers/app.ts'
+import { SITE_URL, STORE_API, TEST_PASSWORD_HASHING, TEST_SECRET } from '../helpers/app.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 import { login, newCartToken, USERS } from '../helpers/security.ts'
 import { commercePortContract } from './commerce-port.contract.ts'
@@ -15,9 +15,9 @@ commercePortContract('the reference platform', async (t, setup) => {
   const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
   await seedDemoShop(storage, SITE_URL)
-  await seedDemoUsers(storage, { admin: USERS.admin })
+  await seedDemoUsers(storage, { admin: USERS.admin }, TEST_PASSWORD_HASHING)
   const rateCounter = createMemoryRateCounter()
-  const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig, edition: 'free' })
+  const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig, edition: 'free', passwordHashing: TEST_PASSWORD_HASHING })
   t.teardown(async () => {
     await app.close()
     await rateCounter.close()

@@ -2,7 +2,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test, type Test } from 'tap'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
-import { SITE_URL, STORE_API } from '../helpers/app.ts'
+import { SITE_URL, STORE_API, TEST_PASSWORD_HASHING } from '../helpers/app.ts'
 import { proxiedPostgres } from '../helpers/fault-backends.ts'
 import { serviceUrl, skipWithout } from '../helpers/services.ts'
 import { report } from '../helpers/reliability-report.ts'
@@ -39,7 +39,7 @@ test('PostgreSQL outages: 503 in time, the process lives, recovery by itself, no
   t.teardown(() => pg.dispose())
   const { proxy, storage } = pg
   await seedDemoShop(storage, SITE_URL)
-  await seedDemoUsers(storage, USERS)
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
   const { app } = await buildSecurityApp(t, { storage })
   const token = await newCartToken(app)
   t.equal((await addItem(app, token, 101, 2)).statusCode, 201, 'a cart with a line before any fault')

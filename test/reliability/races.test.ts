@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { test, type Test } from 'tap'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
 import type { Storage } from '../../storage/types.ts'
-import { SITE_URL, STORE_API } from '../helpers/app.ts'
+import { SITE_URL, STORE_API, TEST_PASSWORD_HASHING } from '../helpers/app.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { buildSecurityApp, login, SVC, USERS } from '../helpers/security.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
@@ -41,7 +41,7 @@ function writes (lineOf101: string, lineOf102: string): Op[] {
 
 async function racesOn (t: Test, storage: Storage) {
   await seedDemoShop(storage, SITE_URL)
-  await seedDemoUsers(storage, USERS)
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
   const { app } = await buildSecurityApp(t, { storage })
   const saved = await app.settings.save({ smart_addons: { addons: [STICKERS] }, bundles: { enabled: true, bundles: [PAIR] } })
   t.ok(saved.ok, 'an add-on and a bundle configured')

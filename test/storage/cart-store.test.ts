@@ -274,6 +274,9 @@ contract('CartStore', async (t, storage) => {
     t.equal(await current(key, 'k1'), '{"state":4}')
     await storage.setCartUser(key, 9)
     t.equal(await storage.getCartSnapshot(key), null, 'binding the cart drops its snapshot')
+    await storage.saveCartSnapshot(key, cart.version, stamp(latest.catalogVersion, latest.settingsVersion), '{"state":"bound"}')
+    t.equal(await storage.getCartSnapshot(key), null, 'a cart bound to a user answers none: a snapshot is a guest\'s view')
+    await storage.setCartUser(key, null)
 
     await storage.saveCartSnapshot(key, cart.version, stamp(latest.catalogVersion, latest.settingsVersion), '{"state":5}')
     t.equal(await current(key, 'k1'), '{"state":5}')

@@ -137,8 +137,8 @@ contract('OrderStore', async (t, storage) => {
     t.equal(await storage.getCart(guest), null)
     t.not(await storage.getCart(owned), null, 'a user\'s cart stays')
 
-    await storage.createSession({ id: 'old-session', userId: user.id, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-02T00:00:00.000Z' })
-    await storage.createSession({ id: 'live-session', userId: user.id, createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-02T00:00:00.000Z' })
+    await storage.createSession({ idHash: 'old-session', userId: user.id, capabilities: [], createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-02T00:00:00.000Z' })
+    await storage.createSession({ idHash: 'live-session', userId: user.id, capabilities: [], createdAt: '2026-01-01T00:00:00.000Z', expiresAt: '2099-01-02T00:00:00.000Z' })
     t.equal(await storage.purgeExpiredSessions('2026-06-01T00:00:00.000Z', 100), 1)
     t.equal(await storage.getSession('old-session'), null)
     t.not(await storage.getSession('live-session'), null)

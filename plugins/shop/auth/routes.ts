@@ -7,6 +7,7 @@ import { LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY, SESSION_SECURITY } from '../
 import { clearCartCookie, cookieCartKey, setCartCookie } from '../session/store-api-session.ts'
 import { isCartKey } from '../session/cart-key.ts'
 import { publicUser } from './auth-service.ts'
+import { knownDevice, rememberDevice } from './known-device.ts'
 import { clearSessionCookie, requestUser, setSessionCookie } from './session-cookie.ts'
 
 const noStore = { 'Cache-Control': 'no-store, private' }
@@ -26,17 +27,25 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
       tags: ['account'],
       operationId: 'login',
       summary: 'Log in',
-      description: 'Attempts are limited per client IP and per account, whatever their outcome (429 with `Retry-After`).',
+      description: 'Attempts are throttled (429 with `Retry-After`, before the password is checked): per client address, whatever their outcome; per account and client, a wait that grows with each failure; per account, a budget of failures for clients it has not logged in from. A successful login sets a known-device cookie: later attempts from that browser are throttled on their own.',
       body: LoginBody,
       security: LOGIN_SECURITY,
       response: { 200: LoginResponse, 400: ErrorBody, 401: ErrorBody, 429: ErrorBody, 503: ErrorBody }
     }
   }, async (request, reply) => {
-    await shop.countLoginAttempt(request.ip, request.body.email)
-    const authenticated = await shop.auth.login(request.body.email, request.body.password)
-    if (authenticated === null) throw restError('svc_invalid_credentials')
+    const { email } = request.body
+    const { bucket } = await shop.clientOf(request)
+    const admission = await shop.logins.admit({ bucket, email, device: knownDevice(request, email) })
+    const authenticated = await shop.auth.login(email, request.body.password)
+    if (authenticated === null) {
+      await shop.logins.failed(admission)
+      throw restError('svc_invalid_credentials')
+    }
+    await shop.logins.succeeded(admission)
+    rememberDevice(request, reply, email, shop.knownDeviceMs)
     const previous = await requestUser(request, shop.auth)
-    if (previous) await shop.auth.logout(previous.session.id)
+    // A login always starts a new session with a new id: the one the browser had (if any) ends.
+    if (previous) await shop.auth.logout(previous.session)
 
     // The guest's cart (token or cookie) joins the user's saved cart.
     const token = request.headers['cart-token']
@@ -45,7 +54,7 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
     const cartKey = await shop.carts.adoptOnLogin(authenticated.user.id, guestKey)
     if (cartKey !== null) setCartCookie(request, reply, cartKey)
 
-    setSessionCookie(request, reply, authenticated.session.id, shop.auth.sessionSeconds)
+    setSessionCookie(request, reply, authenticated.sessionId, authenticated.maxAgeSeconds)
     reply.headers(noStore)
     return { user: publicUser(authenticated.user), nonce: shop.auth.restNonce(authenticated) }
   })
@@ -62,7 +71,7 @@ export const accountRoutes: FastifyPluginAsync = async (fastify) => {
     }
   }, async (request, reply) => {
     const authenticated = await requestUser(request, shop.auth)
-    if (authenticated) await shop.auth.logout(authenticated.session.id)
+    if (authenticated) await shop.auth.logout(authenticated.session)
     clearSessionCookie(reply)
     // The user's cart stays saved with their account; the browser starts over as a guest.
     clearCartCookie(reply)

@@ -10,6 +10,7 @@ import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product,
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
 import { CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
+import { restError } from '../../../errors/index.ts'
 
 // The cart types are the commerce port's: this service is the reference platform's side of it.
 export type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer }
@@ -116,6 +117,11 @@ export class CartService {
     const read = await this.#storage.readCart(key)
     await this.prepareRewards(read.settingsVersion)
     return read
+  }
+
+  /** The user a read cart is bound to, or null (a guest's cart, or none stored). */
+  ownerOf (read: CartRead): number | null {
+    return read.cart?.userId ?? null
   }
 
   /**
@@ -368,6 +374,8 @@ export class CartService {
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>): Promise<CartState> {
     await this.prepareRewards()
     const { cart, versions, result: removed } = await this.#storage.updateCart(key, async (current) => {
+      // A user's cart is changed for that user only (the routes never name it for anyone else: `mayUseCart`).
+      if (current.userId !== null && current.userId !== (viewer.userId ?? null)) throw restError('svc_invalid_cart_token')
       const changed = await change(current.data)
       // A change that rebuilds the data keeps what it does not know of: the customer and the chosen rates.
       const next: CartData = { ...pickSession(current.data), ...changed }
@@ -375,7 +383,8 @@ export class CartService {
       return { data: await this.#syncGifts(checked.data, viewer), result: checked.removed }
     })
     await this.prepareRewards(versions?.settingsVersion)
-    if (viewer.userId && cart.userId !== viewer.userId) {
+    // A guest's cart a logged-in user writes becomes theirs; a user's cart never moves to another user.
+    if (viewer.userId && cart.userId === null) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
     }

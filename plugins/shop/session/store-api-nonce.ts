@@ -21,7 +21,7 @@ export interface StoreApiNonceDeps {
 /** What a Store API nonce is bound to: a logged-in user and their login session, or a guest's cart key (user 0). */
 async function nonceSubject (request: FastifyRequest, auth: AuthService, guestCartKey: string | null): Promise<{ userId: number, session: string } | null> {
   const authenticated = await requestUser(request, auth)
-  if (authenticated !== null) return { userId: authenticated.user.id, session: authenticated.session.id }
+  if (authenticated !== null) return { userId: authenticated.user.id, session: authenticated.session.idHash }
   return guestCartKey === null ? null : { userId: 0, session: guestCartKey }
 }
 
@@ -75,7 +75,7 @@ export async function responseNonce (request: FastifyRequest, deps: StoreApiNonc
  */
 export async function storeApiNonceFor (request: FastifyRequest, reply: FastifyReply, deps: StoreApiNonceDeps & CartSessionDeps): Promise<string> {
   const authenticated = await requestUser(request, deps.auth)
-  if (authenticated !== null) return deps.nonces.create(STORE_API_NONCE_ACTION, authenticated.user.id, authenticated.session.id)
+  if (authenticated !== null) return deps.nonces.create(STORE_API_NONCE_ACTION, authenticated.user.id, authenticated.session.idHash)
   const key = await resolveCartKey(request, reply, deps, { useToken: false })
   return deps.nonces.create(STORE_API_NONCE_ACTION, 0, key)
 }

@@ -29,10 +29,22 @@ export function cookieCartKey (request: FastifyRequest): string | null {
 }
 
 /**
+ * Whether the request may work on the cart `key` names: a guest's cart (or one not stored yet) for whoever holds its
+ * key, a cart bound to a user only together with that user's login session. A Cart-Token or cart cookie of a user's
+ * cart is worth nothing after logout, and nothing in another user's hands (issue 20).
+ */
+export async function mayUseCart (request: FastifyRequest, deps: CartSessionDeps, key: string): Promise<boolean> {
+  const cart = await deps.storage.getCart(key)
+  if (cart === null || cart.userId === null) return true
+  return (await requestUser(request, deps.auth))?.user.id === cart.userId
+}
+
+/**
  * Which cart a platform request works on. A `Cart-Token` header wins (an invalid one starts a new cart, as in
  * WooCommerce); without one, the signed cart cookie of the browser's classic session names the cart; then a
  * logged-in user's own cart; with none of these a new cart starts and the cookie is set, so the page's classic
- * session and the drawer's token name one and the same cart.
+ * session and the drawer's token name one and the same cart. A token or cookie naming a user's cart is accepted only
+ * with that user's session (`mayUseCart`): otherwise the token counts as invalid and the cookie as absent.
  */
 export async function resolveCartKey (request: FastifyRequest, reply: FastifyReply, deps: CartSessionDeps, options: { useToken?: boolean } = {}): Promise<string> {
   const key = await findCartKey(request, reply, deps, options)
@@ -44,10 +56,10 @@ async function findCartKey (request: FastifyRequest, reply: FastifyReply, deps: 
   const header = request.headers['cart-token']
   if (useToken && typeof header === 'string' && header !== '') {
     const key = deps.cartTokens.verify(header)
-    return key !== null && isCartKey(key) ? key : newCartKey()
+    return key !== null && isCartKey(key) && await mayUseCart(request, deps, key) ? key : newCartKey()
   }
   const fromCookie = cookieCartKey(request)
-  if (fromCookie !== null) return fromCookie
+  if (fromCookie !== null && await mayUseCart(request, deps, fromCookie)) return fromCookie
   const authenticated = await requestUser(request, deps.auth)
   const own = authenticated ? await deps.storage.findUserCart(authenticated.user.id) : null
   const key = own?.key ?? newCartKey()

@@ -2,7 +2,7 @@ import { test } from 'tap'
 import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../../plugins/admin-screens/index.ts'
 import { hashPassword } from '../../../plugins/shop/auth/password.ts'
 import { seedDemoUsers } from '../../../seed/seed.ts'
-import { buildTestApp } from '../../helpers/app.ts'
+import { buildTestApp, TEST_PASSWORD_HASHING } from '../../helpers/app.ts'
 import { login, USERS } from '../../helpers/security.ts'
 import { createTestPgliteStorage } from '../../helpers/pglite.ts'
 
@@ -31,7 +31,7 @@ test('admin pages', async (t) => {
   // One database for both editions: building the apps is most of this file's time.
   const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
-  await seedDemoUsers(storage, USERS)
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
 
   for (const edition of ['free', 'pro'] as const) {
     await t.test(edition, async (t) => {
@@ -138,7 +138,7 @@ test('admin pages', async (t) => {
 
       t.test('names are escaped in the page', async (t) => {
         const who = { email: `ada-${edition}@shop.test`, password: 'ada-password-1' }
-        await storage.ensureUser({ email: who.email, displayName: '</script><b>Ada</b>', passwordHash: await hashPassword(who.password), capabilities: ['manage_shop'] })
+        await storage.ensureUser({ email: who.email, displayName: '</script><b>Ada</b>', passwordHash: await hashPassword(who.password, TEST_PASSWORD_HASHING), capabilities: ['manage_shop'] })
         const hostile = await login(app, who)
         const response = await app.inject({ url: SETTINGS_PAGE, headers: { cookie: hostile.cookie } })
         t.notMatch(response.body, /<b>Ada<\/b>/)

@@ -2,7 +2,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { test, type Test } from 'tap'
 import { seedDemoUsers } from '../../../seed/seed.ts'
 import type { Storage } from '../../../storage/types.ts'
-import { buildTestApp } from '../../helpers/app.ts'
+import { buildTestApp, TEST_PASSWORD_HASHING } from '../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../helpers/shopper.ts'
 import { asAdmin, login, neverExhaustedCounter, USERS, type Login } from '../../helpers/security.ts'
 import { appBackends, type TestStorage } from '../../helpers/storage-backends.ts'
@@ -25,7 +25,7 @@ export interface FreeApp {
  * out (their own suite tests them), so one app can serve a whole file.
  */
 export async function buildFreeApp (t: Test, storage: Storage): Promise<FreeApp> {
-  await seedDemoUsers(storage, USERS)
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
   const rateCounter = neverExhaustedCounter()
   t.teardown(() => rateCounter.close())
   const app = await buildTestApp(t, storage, { edition: 'free', rateCounter })

@@ -3,7 +3,7 @@ import { test, type Test } from 'tap'
 import { hashPassword } from '../../../plugins/shop/auth/password.ts'
 import { seedDemoUsers } from '../../../seed/seed.ts'
 import type { Storage } from '../../../storage/types.ts'
-import { buildTestApp } from '../../helpers/app.ts'
+import { buildTestApp, TEST_LONG_SESSIONS, TEST_PASSWORD_HASHING } from '../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../helpers/shopper.ts'
 import { asAdmin, login, neverExhaustedCounter, USERS, type Login } from '../../helpers/security.ts'
 import { appBackends, type TestStorage } from '../../helpers/storage-backends.ts'
@@ -43,11 +43,11 @@ export interface ProApp {
  * Rate limits never run out (their own suite tests them), so one app can serve a whole file.
  */
 export async function buildProApp (t: Test, storage: Storage, edition: 'pro' | 'free' = 'pro'): Promise<Omit<ProApp, 'backend'>> {
-  await seedDemoUsers(storage, USERS)
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
   const rateCounter = neverExhaustedCounter()
   t.teardown(() => rateCounter.close())
   const clock = new Clock()
-  const app = await buildTestApp(t, storage, { edition, rateCounter, now: clock.now })
+  const app = await buildTestApp(t, storage, { edition, rateCounter, now: clock.now, sessions: TEST_LONG_SESSIONS })
   return { app, storage, clock, admin: await login(app, USERS.admin), shopper: USERS.shopper }
 }
 
@@ -76,7 +76,7 @@ export async function configure (t: Test, app: FastifyInstance, patch: Json): Pr
 /** A user of its own (so that no other test's saved cart is theirs), with the given capabilities. */
 export async function newUser (storage: Storage, name: string, capabilities: string[]): Promise<{ email: string, password: string }> {
   const who = { email: `${name}@shop.test`, password: `${name}-password-1` }
-  await storage.ensureUser({ email: who.email, displayName: name, passwordHash: await hashPassword(who.password), capabilities })
+  await storage.ensureUser({ email: who.email, displayName: name, passwordHash: await hashPassword(who.password, TEST_PASSWORD_HASHING), capabilities })
   return who
 }
 

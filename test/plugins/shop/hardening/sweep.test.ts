@@ -44,8 +44,8 @@ for (const backend of ['memory', 'pglite'] as Backend[]) {
     const guests = await guestCarts(storage, 7)
     const owned = await userCart(storage, 'shopper@sweep.test')
     const now = Date.now()
-    await storage.createSession({ id: 'expired-session', userId: owned.userId, createdAt: new Date(now - 20 * 24 * HOUR).toISOString(), expiresAt: new Date(now - HOUR).toISOString() })
-    await storage.createSession({ id: 'live-session', userId: owned.userId, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + 14 * 24 * HOUR).toISOString() })
+    await storage.createSession({ idHash: 'expired-session', userId: owned.userId, capabilities: [], createdAt: new Date(now - 20 * 24 * HOUR).toISOString(), expiresAt: new Date(now - HOUR).toISOString() })
+    await storage.createSession({ idHash: 'live-session', userId: owned.userId, capabilities: [], createdAt: new Date(now).toISOString(), expiresAt: new Date(now + 14 * 24 * HOUR).toISOString() })
 
     t.equal(DEFAULT_SWEEP.cartLifetimeMs, 48 * HOUR, 'a guest cart lives as long as its Cart-Token')
     const early = await sweepExpired(storage, new Date(now + 47 * HOUR), quiet, { batch: 3 })

@@ -4,7 +4,7 @@ import type { AppOptions } from '../../../../app.ts'
 import { seedDemoUsers } from '../../../../seed/seed.ts'
 import type { SqlSession } from '../../../../storage/sql/client.ts'
 import { SqlStorage } from '../../../../storage/sql/sql-storage.ts'
-import { buildTestApp } from '../../../helpers/app.ts'
+import { buildTestApp, TEST_LONG_SESSIONS, TEST_PASSWORD_HASHING } from '../../../helpers/app.ts'
 import { asAdmin, asGuest, login, neverExhaustedCounter, newCartToken, SVC, USERS, type Login } from '../../../helpers/security.ts'
 import { storageBackends } from '../../../helpers/storage-backends.ts'
 
@@ -69,11 +69,11 @@ export function onEveryBackend (name: string, body: (t: Test, context: Analytics
       const [client, inspector] = bare.clients
       const storage = new SqlStorage(backend.name, client)
       await storage.migrate()
-      await seedDemoUsers(storage, USERS)
+      await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
       const rateCounter = neverExhaustedCounter()
       t.teardown(() => rateCounter.close())
       const clock = makeClock()
-      const app = await buildTestApp(t, storage, { edition: 'pro', rateCounter, now: clock.now, ...options })
+      const app = await buildTestApp(t, storage, { edition: 'pro', rateCounter, now: clock.now, sessions: TEST_LONG_SESSIONS, ...options })
       await body(t, { app, storage, sql: inspector, clock, backend: backend.name })
     })
   }

@@ -3,7 +3,7 @@ import { test, type Test } from 'tap'
 import type { AppOptions } from '../../../../app.ts'
 import { seedDemoUsers } from '../../../../seed/seed.ts'
 import type { Storage } from '../../../../storage/types.ts'
-import { buildTestApp } from '../../../helpers/app.ts'
+import { buildTestApp, TEST_PASSWORD_HASHING } from '../../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../../helpers/shopper.ts'
 import { login, neverExhaustedCounter, SVC, USERS, type Login } from '../../../helpers/security.ts'
 import { appBackends } from '../../../helpers/storage-backends.ts'
@@ -73,7 +73,7 @@ export function onEveryBackend (name: string, body: (t: Test, ctx: BundlesApp) =
     test(`${name} (${backend.name})`, { skip: backend.skip }, async (t) => {
       const storage = await backend.create()
       t.teardown(() => storage.dispose())
-      await seedDemoUsers(storage, USERS)
+      await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
       const rateCounter = neverExhaustedCounter()
       t.teardown(() => rateCounter.close())
       const app = await buildTestApp(t, storage, { edition: 'pro', rateCounter, ...options })

@@ -16,7 +16,7 @@ import { test } from 'tap'
 import type { FastifyInstance } from 'fastify'
 import type { NewOrder } from '../../../../../domain/types.ts'
 import { hashPassword } from '../../../../../plugins/shop/index.ts'
-import { build, STORE_API } from '../../../../helper.ts'
+import { build, STORE_API, TEST_PASSWORD_HASHING } from '../../../../helper.ts'
 
 const PASSWORD = 'correct horse battery'
 
@@ -53,7 +53,7 @@ test('Store API order/{id} (WooCommerce Order.php)', async (t) => {
   const app = await build(t)
   const { storage } = app.shop
   const customers = await Promise.all(['customer1@test.com', 'customer2@test.com'].map(async (email) =>
-    storage.ensureUser({ email, displayName: email, passwordHash: await hashPassword(PASSWORD), capabilities: [] })))
+    storage.ensureUser({ email, displayName: email, passwordHash: await hashPassword(PASSWORD, TEST_PASSWORD_HASHING), capabilities: [] })))
   const [one, two] = await Promise.all(customers.map((customer) => login(app, customer.email)))
 
   const read = (id: number, query: Record<string, string> = {}, cookie?: string) => app.inject({
