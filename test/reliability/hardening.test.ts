@@ -69,18 +69,23 @@ test('hardening', { timeout: 110_000 }, async (t) => {
       const { app } = await buildSecurityApp(t, { storage, ...options })
       const response = await app.inject({ method: 'POST', url: '/account/login', payload: USERS.shopper, ...request })
       t.equal(response.statusCode, 200, 'logged in')
-      return response.cookies.find((cookie) => cookie.name === 'svc_session')!
+      // Over https the cookie is `__Host-svc_session` (issue 20, item 8).
+      return response.cookies.find((cookie) => cookie.name === 'svc_session' || cookie.name === '__Host-svc_session')!
     }
     const plain = await cookieOf({})
     t.match(plain, { httpOnly: true, sameSite: 'Lax', path: '/' }, 'on http: httpOnly, SameSite=Lax')
     t.notOk(plain.secure, 'on http: not Secure (the browser would drop it)')
-    t.ok((await cookieOf({ siteUrl: 'https://shop.example' })).secure, 'an https site URL: Secure')
+    const https = await cookieOf({ siteUrl: 'https://shop.example' })
+    t.ok(https.secure, 'an https site URL: Secure')
+    t.equal(https.name, '__Host-svc_session', 'and the __Host- prefix')
     const proxied = { fastify: { trustProxy: ['10.0.0.0/8'] } }
     const behind = await cookieOf(proxied, { remoteAddress: '10.0.0.5', headers: { 'x-forwarded-proto': 'https' } })
     t.ok(behind.secure, 'X-Forwarded-Proto: https from a trusted proxy: Secure')
+    t.equal(behind.name, '__Host-svc_session', 'and the __Host- prefix')
     t.match(behind, { httpOnly: true, sameSite: 'Lax' }, 'and still httpOnly, SameSite=Lax')
     const spoofed = await cookieOf(proxied, { remoteAddress: '192.0.2.7', headers: { 'x-forwarded-proto': 'https' } })
     t.notOk(spoofed.secure, 'X-Forwarded-Proto from anyone else is ignored')
+    t.equal(spoofed.name, 'svc_session', 'and no prefix')
   })
 
   await t.test('HTML pages carry a Content-Security-Policy without inline scripts, and nosniff', async (t) => {
@@ -109,11 +114,11 @@ test('hardening', { timeout: 110_000 }, async (t) => {
     t.equal(api.headers['content-security-policy'], undefined, 'JSON answers carry no page headers')
   })
 
-  await t.test('login attempts are limited per client IP and per account', async (t) => {
+  await t.test('login attempts are throttled per client address, per account and client, and per account for unknown clients', async (t) => {
     let time = 1_700_000_000_000
     const counter = createMemoryRateCounter({ now: () => time })
     t.teardown(() => counter.close())
-    // Smaller limits than the defaults (30 per IP, 10 per account a minute): each attempt costs a password hash.
+    // Smaller limits than the defaults: each attempt costs a password hash. (test/plugins/shop/hardening/admin-lockout.test.ts has the rest.)
     const loginLimits = { perIp: { max: 6, windowMs: 60_000 }, perAccount: { max: 3, windowMs: 60_000 }, timeoutMs: 1000 }
     const { app } = await buildSecurityApp(t, { storage, rateCounter: counter, siteUrl: SITE_URL, loginLimits })
     const attempt = (who: { email: string, password: string }, ip: string) =>
@@ -123,7 +128,7 @@ test('hardening', { timeout: 110_000 }, async (t) => {
       t.equal((await attempt({ ...USERS.shopper, password: `guess-${i}` }, `198.51.100.${i}`)).statusCode, 401, `wrong password ${i} (from a new address each time)`)
     }
     const refused = await attempt(USERS.shopper, '198.51.100.99')
-    t.equal(refused.statusCode, 429, 'the next attempt on the account is refused, even with the right password')
+    t.equal(refused.statusCode, 429, 'the account\'s budget for unknown clients is spent: another unknown client is refused, right password or not')
     expectErrorShape(t, refused, 'the 429')
     t.equal(refused.json().code, 'svc_rate_limit_exhausted', 'svc_rate_limit_exhausted')
     t.match(refused.headers['retry-after'], /^[1-9]\d*$/, 'with Retry-After')
