@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { accessSync, constants, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, utimesSync } from 'node:fs'
-import { cp, mkdir, rename, rm } from 'node:fs/promises'
+import { copyFile, mkdir, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPgliteClient, createPgliteStorage } from '../../storage/pglite/index.ts'
 import type { SqlClient } from '../../storage/sql/client.ts'
@@ -126,10 +126,53 @@ function prepare (): Promise<{ bare: string, migrated: string }> {
   return templates
 }
 
+interface Listing {
+  /** Directories with their modes, parents first; the template itself first, as ''. */
+  dirs: Array<{ path: string, mode: number }>
+  files: string[]
+}
+
+/** A template's directories and files, relative to it: listed once, since a template never changes. */
+const listings = new Map<string, Listing>()
+
+function listing (template: string): Listing {
+  let found = listings.get(template)
+  if (found === undefined) {
+    found = { dirs: [{ path: '', mode: statSync(template).mode & 0o7777 }], files: [] }
+    for (const entry of readdirSync(template, { recursive: true, withFileTypes: true })) {
+      const path = relative(template, join(entry.parentPath, entry.name))
+      if (entry.isDirectory()) found.dirs.push({ path, mode: statSync(join(template, path)).mode & 0o7777 })
+      else if (entry.isFile()) found.files.push(path)
+      else throw new Error(`${template}: ${path} is neither a file nor a directory`)
+    }
+    found.dirs.sort((a, b) => (a.path === '' ? 0 : a.path.split('/').length) - (b.path === '' ? 0 : b.path.split('/').length))
+    listings.set(template, found)
+  }
+  return found
+}
+
+/**
+ * A copy of a template (about a thousand files): its directories made with their modes, then its files copied
+ * (`copyFile` keeps a file's mode), sixteen at a time. `fs.cp` took 200–450 ms of CPU per copy, walking and checking
+ * the tree again each time; this takes about 60.
+ */
 async function copyOf (kind: 'bare' | 'migrated'): Promise<string> {
   const source = (await prepare())[kind]
   const copy = join(COPIES, `${kind}-${randomBytes(6).toString('hex')}`)
-  await cp(source, copy, { recursive: true })
+  const { dirs, files } = listing(source)
+  try {
+    for (const dir of dirs) await mkdir(join(copy, dir.path), { mode: dir.mode })
+    let next = 0
+    await Promise.all(Array.from({ length: 16 }, async () => {
+      while (next < files.length) {
+        const file = files[next++]!
+        await copyFile(join(source, file), join(copy, file))
+      }
+    }))
+  } catch (error) {
+    await rm(copy, { recursive: true, force: true })
+    throw error
+  }
   return copy
 }
 
