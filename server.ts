@@ -43,11 +43,11 @@ const app = await buildApp({
   homeUrl: env.homeUrl,
   edition: env.edition,
   allowedOrigins: env.allowedOrigins,
+  // Every rate limit's client, and Fastify's trustProxy: X-Forwarded-Proto (https cookies) and X-Forwarded-For are
+  // believed from these proxies only.
   trustedProxyCidrs: env.trustedProxyCidrs,
   shop: demoShopConfig,
-  logger: loggerOptions(env.logLevel, env.logFormat === 'pretty' ? prettyStream(process.stdout, process.stdout.isTTY === true) : undefined),
-  // X-Forwarded-Proto (https cookies) and X-Forwarded-For are believed from the trusted proxies only.
-  ...(env.trustedProxyCidrs.length > 0 ? { fastify: { trustProxy: env.trustedProxyCidrs } } : {})
+  logger: loggerOptions(env.logLevel, env.logFormat === 'pretty' ? prettyStream(process.stdout, process.stdout.isTTY === true) : undefined)
 })
 
 /** How long requests in flight may take to finish once a stop signal arrived. */

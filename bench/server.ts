@@ -23,13 +23,21 @@ const SEED_TIMEOUT_MS = 30 * 60_000
 const countNothing: RateCounter = {
   name: 'none',
   hit: async (_key, windowMs) => ({ count: 1, resetInMs: windowMs }),
+  peek: async () => ({ count: 0, resetInMs: 0 }),
+  reset: async () => {},
   ping: async () => {},
   close: async () => {}
 }
 
 /** Windows no longer than `windowMs` (the visitors run: expired windows must leave no key behind). */
 function shortWindows (counter: RateCounter, windowMs: number): RateCounter {
-  return { ...counter, name: counter.name, hit: (key, window) => counter.hit(key, Math.min(window, windowMs)) }
+  return {
+    ...counter,
+    name: counter.name,
+    hit: (key, window) => counter.hit(key, Math.min(window, windowMs)),
+    peek: (key, window) => counter.peek(key, Math.min(window, windowMs)),
+    reset: (key, window) => counter.reset(key, Math.min(window, windowMs))
+  }
 }
 
 runChild<AppStart, AppReady>(async (start) => {

@@ -1,10 +1,10 @@
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import { restError, restErrorHandler } from '../../errors/index.ts'
+import { RestError, restError, restErrorHandler } from '../../errors/index.ts'
 import type { RateCounter } from '../../storage/types.ts'
 import { resolveAccess } from './access.ts'
 import { applyCacheHeaders } from './cache-headers.ts'
-import { clientIp, TrustedProxyCache } from './client-ip.ts'
+import { clientAddressResolver } from './client-ip.ts'
 import './context.ts'
 import { setCorsHeaders, setPreflightHeaders } from './cors.ts'
 import { checkOrigin, normaliseOrigins, originOf } from './origin.ts'
@@ -45,7 +45,7 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
   const siteOrigins = new Set([shop.homeUrl, shop.siteUrl].map(originOf).filter((origin): origin is string => origin !== null))
   const counterTimeoutMs = options.counterTimeoutMs ?? 250
   const multiplier = options.rateLimitMultiplier ?? 1
-  const proxies = new TrustedProxyCache()
+  const clientOf = clientAddressResolver({ cidrs: options.trustedProxyCidrs, filter: (cidrs) => shop.filters.apply('svc_rest_trusted_proxy_cidrs', cidrs) })
   let extraOriginsKey: string | undefined
   let extraOrigins = new Set<string>()
   let counterHealthy = true
@@ -119,18 +119,40 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     if (spec === undefined) return
     request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true)
     if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
+    if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false) await countCartStart(request, reply)
   })
+
+  /**
+   * A cart write on a cart not stored yet starts one: the shop counts it against its limit on new carts, so fresh
+   * Cart-Tokens (one `GET` each) start no more carts here than through the Store API.
+   */
+  async function countCartStart (request: FastifyRequest, reply: FastifyReply) {
+    const context = request.svc!
+    if (shop.countCartStart === undefined || context.cartKey === null || context.snapshot !== null) return
+    let count
+    try {
+      count = await shop.countCartStart(request, context.cartKey, context.cartRead)
+    } catch (error) {
+      if (error instanceof RestError) throw error
+      request.log.error({ err: error }, 'the shop could not count a new cart: the write answers 503')
+      throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '1' })
+    }
+    if (count === null) return
+    // The headers tell the tighter of the route's limit and this one.
+    const remaining = Number(reply.getHeader('X-RateLimit-Remaining') ?? Infinity)
+    if (count.retryAfterSeconds > 0 || count.remaining < remaining) {
+      reply.header('X-RateLimit-Limit', String(count.limit))
+      reply.header('X-RateLimit-Remaining', String(count.remaining))
+    }
+    if (count.retryAfterSeconds > 0) {
+      throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(count.retryAfterSeconds) })
+    }
+  }
 
   async function limit (request: FastifyRequest, reply: FastifyReply, route: string, rateLimit: { max: number, windowMs: number }) {
     const context = request.svc!
-    let ip: string
-    try {
-      const cidrs = await shop.filters.apply('svc_rest_trusted_proxy_cidrs', [...(options.trustedProxyCidrs ?? [])])
-      ip = clientIp(request.raw, proxies.get(Array.isArray(cidrs) ? cidrs : [cidrs]))
-    } catch (error) {
-      request.log.error({ err: error }, 'svc_rest_trusted_proxy_cidrs is not a valid list of proxy ranges')
-      throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '60' })
-    }
+    // IPv4 whole, IPv6 per /64 (./client-ip.ts), as every other limit of the app counts.
+    const ip = (await clientOf(request)).bucket
     const visitor = context.user !== null && context.group === 'admin'
       ? `user:${context.user.id}`
       : context.cartKey === null ? null : `cart:${context.cartKey}`
@@ -177,4 +199,4 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
 export type { SvcRequestContext } from './context.ts'
 export { BODY_LIMITS, perHour, perMinute, type SvcRouteRules, type SvcRouteSpec, type AccessGroup, type Edition, type RateLimit, type HttpMethod } from './route-rules.ts'
-export { compileTrustedProxies, type TrustFunction } from './client-ip.ts'
+export { addressBucket, clientAddressResolver, compileTrustedProxies, type ClientAddress, type ClientAddressOf, type TrustedProxySource, type TrustFunction } from './client-ip.ts'

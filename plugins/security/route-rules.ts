@@ -22,6 +22,11 @@ export interface SvcRouteRules {
   rateLimit?: RateLimit | null
   /** The route sends the drawer's cart state as stored when it can: a guest's request reads the snapshot first. */
   drawerSnapshot?: boolean
+  /**
+   * A cart-session write changes the cart unless it says `false` here: on a cart not stored yet it starts one, which
+   * counts against the shop's limit on new carts (`CommercePort.countCartStart`).
+   */
+  changesCart?: boolean
 }
 
 /** A registered `svc/v1` route with its rules, as the security plugin collected it. */

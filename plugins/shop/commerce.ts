@@ -2,11 +2,13 @@ import type { CommercePort, FilterPort } from '../cart-drawer/index.ts'
 import { MANAGE_SHOP, type Authenticated } from './auth/auth-service.ts'
 import { requestUser } from './auth/session-cookie.ts'
 import type { Shop } from './index.ts'
+import type { CartRead } from '../../storage/types.ts'
+import type { ShopRateLimiter } from './store-api/rate-limits.ts'
 import { isCartKey } from './session/cart-key.ts'
 import { permalink } from './store-api/serialize-product.ts'
 
 /** The reference platform's side of the commerce port: its carts, catalog, logins, filters and Store API. */
-export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
+export function createCommerce (shop: Omit<Shop, 'commerce'>, limiter: ShopRateLimiter | null = null): CommercePort {
   const { storage } = shop
   return {
     restRoot: shop.restRoot,
@@ -30,6 +32,14 @@ export function createCommerce (shop: Omit<Shop, 'commerce'>): CommercePort {
     verifyNonce: (nonce, login) => shop.auth.verifyRestNonce(nonce, login as Authenticated),
     restNonce: (login) => shop.auth.restNonce(login as Authenticated),
     canManageShop: (user) => user.capabilities.includes(MANAGE_SHOP),
+    // The drawer's writes that start a cart count against the Store API's `newCart` limit (the read is the platform's
+    // own `CartRead`: no stored cart means the write starts one).
+    ...(limiter === null
+      ? {}
+      : {
+          countCartStart: async (request, key, read) =>
+            read === null || (read as CartRead).cart !== null ? null : limiter.countCartStart(request, key)
+        }),
     carts: shop.carts,
     getProduct: (id) => storage.getProduct(id),
     getProducts: (ids) => storage.getProducts(ids),

@@ -59,7 +59,7 @@ export const proAnalyticsRoutes: FastifyPluginAsync = async (fastify) => {
   scheduleRetentionSweep(fastify, analytics)
 
   app.post('/analytics/events', {
-    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(60) } },
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(60), changesCart: false } },
     bodyLimit: BODY_LIMITS.analyticsEvents,
     validatorCompiler: exactBodyCompiler,
     schema: {

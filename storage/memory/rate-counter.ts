@@ -34,9 +34,7 @@ export function createMemoryRateCounter (options: MemoryRateCounterOptions = {})
 
     async hit (key: string, windowMs: number): Promise<RateHit> {
       assertOpen()
-      if (!Number.isSafeInteger(windowMs) || windowMs <= 0) {
-        throw new RangeError(`windowMs must be a positive integer, got ${windowMs}`)
-      }
+      assertWindow(windowMs)
       const time = now()
       const mapKey = `${windowMs}:${key}`
       let window = windows.get(mapKey)
@@ -48,6 +46,20 @@ export function createMemoryRateCounter (options: MemoryRateCounterOptions = {})
       return { count: window.count, resetInMs: window.resetAt - time }
     },
 
+    async peek (key: string, windowMs: number): Promise<RateHit> {
+      assertOpen()
+      assertWindow(windowMs)
+      const time = now()
+      const window = windows.get(`${windowMs}:${key}`)
+      return window === undefined || window.resetAt <= time ? { count: 0, resetInMs: 0 } : { count: window.count, resetInMs: window.resetAt - time }
+    },
+
+    async reset (key: string, windowMs: number): Promise<void> {
+      assertOpen()
+      assertWindow(windowMs)
+      windows.delete(`${windowMs}:${key}`)
+    },
+
     async ping (): Promise<void> {
       assertOpen()
     },
@@ -57,5 +69,11 @@ export function createMemoryRateCounter (options: MemoryRateCounterOptions = {})
       clearInterval(sweeper)
       windows.clear()
     }
+  }
+}
+
+function assertWindow (windowMs: number): void {
+  if (!Number.isSafeInteger(windowMs) || windowMs <= 0) {
+    throw new RangeError(`windowMs must be a positive integer, got ${windowMs}`)
   }
 }

@@ -28,7 +28,20 @@ end
 return { count, ttl }
 `
 
-type RateRedis = Redis & { rateCounterHit: (key: string, windowMs: number) => Promise<unknown> }
+// The count and time left of a window, in one round trip; a key without expiry reports a whole window (the next hit
+// repairs it).
+const peekScript = `
+local count = redis.call('GET', KEYS[1])
+if not count then return { 0, 0 } end
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl < 0 then ttl = tonumber(ARGV[1]) end
+return { tonumber(count), ttl }
+`
+
+type RateRedis = Redis & {
+  rateCounterHit: (key: string, windowMs: number) => Promise<unknown>
+  rateCounterPeek: (key: string, windowMs: number) => Promise<unknown>
+}
 
 export function createRedisRateCounter (options: RedisRateCounterOptions): RateCounter {
   const {
@@ -39,6 +52,8 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
   } = options
   const client = createFailFastClient({ ...options, commandTimeoutMs, connectTimeoutMs, connectionName }) as RateRedis
   client.defineCommand('rateCounterHit', { numberOfKeys: 1, lua: hitScript })
+  client.defineCommand('rateCounterPeek', { numberOfKeys: 1, lua: peekScript })
+  const redisKey = (key: string, windowMs: number) => `${keyPrefix}{${key}}:${windowMs}`
   const waitForFirstConnection = initialConnection(client)
 
   return {
@@ -47,11 +62,19 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
     async hit (key: string, windowMs: number): Promise<RateHit> {
       assertWindow(windowMs)
       await waitForFirstConnection(commandTimeoutMs)
-      const reply = await unavailableOnFailure(client.rateCounterHit(`${keyPrefix}{${key}}:${windowMs}`, windowMs))
-      if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
-        throw new Error(`unexpected rate counter reply: ${JSON.stringify(reply)}`)
-      }
-      return { count: reply[0], resetInMs: reply[1] }
+      return rateHit(await unavailableOnFailure(client.rateCounterHit(redisKey(key, windowMs), windowMs)))
+    },
+
+    async peek (key: string, windowMs: number): Promise<RateHit> {
+      assertWindow(windowMs)
+      await waitForFirstConnection(commandTimeoutMs)
+      return rateHit(await unavailableOnFailure(client.rateCounterPeek(redisKey(key, windowMs), windowMs)))
+    },
+
+    async reset (key: string, windowMs: number): Promise<void> {
+      assertWindow(windowMs)
+      await waitForFirstConnection(commandTimeoutMs)
+      await unavailableOnFailure(client.del(redisKey(key, windowMs)))
     },
 
     async ping (): Promise<void> {
@@ -68,6 +91,13 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
       }
     }
   }
+}
+
+function rateHit (reply: unknown): RateHit {
+  if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+    throw new Error(`unexpected rate counter reply: ${JSON.stringify(reply)}`)
+  }
+  return { count: reply[0], resetInMs: reply[1] }
 }
 
 function assertWindow (windowMs: number): void {

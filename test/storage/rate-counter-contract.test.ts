@@ -67,10 +67,42 @@ for (const backend of rateCounterBackends()) {
       t.same(hits.map(hit => hit.count).sort((a, b) => a - b), Array.from({ length: 200 }, (_, i) => i + 1))
     })
 
+    t.test('peek reads the current window without counting', async t => {
+      const { counter, elapse } = fixture()
+      t.same(await counter.peek('client-a', minute), { count: 0, resetInMs: 0 }, 'no window yet')
+      await counter.hit('client-a', minute)
+      await counter.hit('client-a', minute)
+      const peeked = await counter.peek('client-a', minute)
+      t.equal(peeked.count, 2, 'the hits so far')
+      t.ok(peeked.resetInMs > 0 && peeked.resetInMs <= minute, `resetInMs ${peeked.resetInMs}`)
+      t.equal((await counter.peek('client-a', minute)).count, 2, 'peeking counted nothing')
+      t.equal((await counter.hit('client-a', minute)).count, 3, 'the next hit follows on')
+      t.same(await counter.peek('client-a', 30_000), { count: 0, resetInMs: 0 }, 'another window length is another counter')
+      t.same(await counter.peek('client-b', minute), { count: 0, resetInMs: 0 }, 'another key is another counter')
+
+      const windowMs = backend.shortWindowMs
+      await counter.hit('client-c', windowMs)
+      await elapse(windowMs + 20)
+      t.same(await counter.peek('client-c', windowMs), { count: 0, resetInMs: 0 }, 'a window that has passed reads as none')
+    })
+
+    t.test('reset closes the window: the next hit counts 1', async t => {
+      const { counter } = fixture()
+      for (let i = 0; i < 3; i++) await counter.hit('client-a', minute)
+      await counter.hit('client-a', 30_000)
+      await counter.reset('client-a', minute)
+      t.same(await counter.peek('client-a', minute), { count: 0, resetInMs: 0 }, 'nothing left')
+      t.equal((await counter.hit('client-a', minute)).count, 1, 'counting starts over')
+      t.equal((await counter.peek('client-a', 30_000)).count, 1, 'the other window length is untouched')
+      await t.resolves(counter.reset('client-never-hit', minute), 'resetting a key never hit is fine')
+    })
+
     t.test('rejects a window that is not a positive integer', async t => {
       const { counter } = fixture()
       await t.rejects(counter.hit('client-a', 0), RangeError)
       await t.rejects(counter.hit('client-a', 1.5), RangeError)
+      await t.rejects(counter.peek('client-a', 0), RangeError)
+      await t.rejects(counter.reset('client-a', -1), RangeError)
     })
 
     t.test('ping resolves while open; hit and ping reject after close', async t => {
@@ -79,6 +111,8 @@ for (const backend of rateCounterBackends()) {
       await counter.hit('client-a', minute)
       await counter.close()
       await t.rejects(counter.hit('client-a', minute))
+      await t.rejects(counter.peek('client-a', minute))
+      await t.rejects(counter.reset('client-a', minute))
       await t.rejects(counter.ping())
       await t.resolves(counter.close(), 'close twice')
     })
@@ -102,6 +136,8 @@ t.test('redis counter on an unreachable port rejects instead of hanging', { time
   const counter = createTestRedisCounter('redis://127.0.0.1:1', { commandTimeoutMs: 250, onError: error => errors.push(error) })
   t.teardown(() => counter.close())
   await t.rejects(counter.hit('client-a', minute), unavailable)
+  await t.rejects(counter.peek('client-a', minute), unavailable)
+  await t.rejects(counter.reset('client-a', minute), unavailable)
   await t.rejects(counter.ping(), unavailable)
   await sleep(300) // let it retry in the background: errors go to onError, never crash the process
   await t.rejects(counter.hit('client-a', minute), unavailable)

@@ -1,11 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import proxyAddr from 'proxy-addr'
 import { restError } from '../../../errors/index.ts'
 import type { RateCounter, RateHit, Storage } from '../../../storage/types.ts'
-import { compileTrustedProxies, perHour, perMinute, type RateLimit, type TrustFunction } from '../../security/index.ts'
+import type { RateCount } from '../../cart-drawer/index.ts'
+import { perHour, perMinute, type ClientAddressOf, type RateLimit } from '../../security/index.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { requestUser } from '../auth/session-cookie.ts'
-import type { FilterRegistry } from '../filters/registry.ts'
 import { isCartKey } from '../session/cart-key.ts'
 import type { CartTokenSigner } from '../session/cart-token.ts'
 import { cookieCartKey } from '../session/store-api-session.ts'
@@ -20,8 +19,10 @@ import { cookieCartKey } from '../session/store-api-session.ts'
  * whatever its outcome. Besides the named limits, every write that starts a new cart counts against `newCart`, per
  * client IP: a write naming no cart (no valid Cart-Token, no cart cookie, no logged-in user), or one whose token or
  * cookie names a cart that is not stored yet (a `GET cart` or a page's nonce hands out both for a cart it does not
- * store, so a script could otherwise start carts without limit). Client IPs are found as `svc/v1` finds them
- * (the filter `svc_rest_trusted_proxy_cidrs`); an IPv6 address counts for its /64, which one host usually holds whole.
+ * store, so a script could otherwise start carts without limit). The drawer's `svc/v1` writes that start a cart count
+ * against the same `newCart` limit (`countCartStart`, through the commerce port), so a fresh Cart-Token — one `GET`
+ * away — buys no cart the Store API would refuse. Client addresses are the app's one rule (`clientAddressResolver` of
+ * the security plugin: the filter `svc_rest_trusted_proxy_cidrs`, an IPv6 address counted for its /64).
  */
 
 export interface ShopRateLimit {
@@ -54,14 +55,13 @@ declare module 'fastify' {
   }
 }
 
-export interface StoreApiRateLimitOptions {
+export interface ShopRateLimiterOptions {
   counter: RateCounter
   storage: Pick<Storage, 'getCart'>
-  filters: FilterRegistry
   cartTokens: CartTokenSigner
   auth: AuthService
-  /** Default value of the filter `svc_rest_trusted_proxy_cidrs`. */
-  trustedProxyCidrs?: readonly string[]
+  /** The client address and its rate-limit bucket (the security plugin's `clientAddressResolver`). */
+  clientOf: ClientAddressOf
   /** A counter store slower than this refuses limited requests with 503 (default 250 ms, as `svc/v1`). */
   timeoutMs?: number
   /** Multiplies every limit (benchmarks only). */
@@ -70,20 +70,18 @@ export interface StoreApiRateLimitOptions {
   limits?: Partial<ShopRateLimits>
 }
 
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
-
-/** The counted part of an address: an IPv6 address's /64, any other address whole. */
-export function rateKeyOfIp (ip: string): string {
-  if (!ip.includes(':')) return ip
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  if (mapped) return mapped[1]!
-  const address = ip.replace(/%.*$/, '').toLowerCase()
-  const [head = '', tail] = address.split('::')
-  const headGroups = head === '' ? [] : head.split(':')
-  const tailGroups = tail === undefined || tail === '' ? [] : tail.split(':')
-  const groups = tail === undefined ? headGroups : [...headGroups, ...Array<string>(Math.max(0, 8 - headGroups.length - tailGroups.length)).fill('0'), ...tailGroups]
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`
+export interface ShopRateLimiter {
+  /** Adds the hook that enforces the limits to a Store API scope (add it before the scope's routes). */
+  installStoreApi (scope: FastifyInstance): void
+  /**
+   * Counts a write that starts the cart `key` (not stored yet) against `newCart`, for the request's client; writes
+   * racing to start the same cart share one count. Throws 503 `svc_rate_limit_unavailable` when the counter store
+   * fails.
+   */
+  countCartStart (request: FastifyRequest, key: string | null): Promise<RateCount>
 }
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
 
 function withTimeout<T> (promise: Promise<T>, timeoutMs: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined
@@ -95,30 +93,30 @@ function withTimeout<T> (promise: Promise<T>, timeoutMs: number): Promise<T> {
   ]).finally(() => clearTimeout(timer))
 }
 
-/** Adds the hook that enforces the limits to a Store API scope (add it before the scope's routes). */
-export function installStoreApiRateLimits (scope: FastifyInstance, options: StoreApiRateLimitOptions): void {
+type Counted = { max: number, windowMs: number, key: string }
+type Counting = Promise<Array<{ counted: Counted, hit: RateHit }>>
+
+/** The tightest of the windows counted (the one with the fewest requests left) and, past a limit, the wait. */
+function verdictOf (results: Awaited<Counting>): RateCount {
+  let tightest = { limit: Infinity, remaining: Infinity }
+  let retryAfterMs = -1
+  for (const { counted: { max }, hit } of results) {
+    const remaining = Math.max(0, max - hit.count)
+    if (remaining < tightest.remaining || (remaining === tightest.remaining && max < tightest.limit)) tightest = { limit: max, remaining }
+    if (hit.count > max) retryAfterMs = Math.max(retryAfterMs, hit.resetInMs)
+  }
+  return { ...tightest, retryAfterSeconds: retryAfterMs < 0 ? 0 : Math.max(1, Math.ceil(retryAfterMs / 1000)) }
+}
+
+/**
+ * The shop's rate limiter: `installStoreApi` adds the Store API's hook, `countCartStart` counts new carts for the
+ * drawer's writes. `root` is the app (its `onResponse` hook ends the sharing of a racing cart start).
+ */
+export function createShopRateLimiter (root: FastifyInstance, options: ShopRateLimiterOptions): ShopRateLimiter {
   const limits: ShopRateLimits = { ...SHOP_RATE_LIMITS, ...options.limits }
   const timeoutMs = options.timeoutMs ?? 250
   const multiplier = options.multiplier ?? 1
-  let proxiesKey: string | undefined
-  let proxies: TrustFunction | undefined
   let counterHealthy = true
-
-  async function clientIp (request: FastifyRequest): Promise<string> {
-    try {
-      const value = await options.filters.apply('svc_rest_trusted_proxy_cidrs', [...(options.trustedProxyCidrs ?? [])])
-      const cidrs: unknown[] = Array.isArray(value) ? value : [value]
-      const key = JSON.stringify(cidrs)
-      if (key !== proxiesKey || proxies === undefined) {
-        proxies = compileTrustedProxies(cidrs)
-        proxiesKey = key
-      }
-      return proxyAddr(request.raw, proxies)
-    } catch (error) {
-      request.log.error({ err: error }, 'svc_rest_trusted_proxy_cidrs is not a valid list of proxy ranges')
-      throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '60' })
-    }
-  }
 
   /**
    * The cart the request names, if any (a valid Cart-Token, else the cart cookie, else the logged-in user), as a
@@ -142,16 +140,13 @@ export function installStoreApiRateLimits (scope: FastifyInstance, options: Stor
     return named.key !== null && await options.storage.getCart(named.key) === null
   }
 
-  type Counted = { max: number, windowMs: number, key: string }
-  type Counting = Promise<Array<{ counted: Counted, hit: RateHit }>>
-
   async function count (request: FastifyRequest, counted: Counted[]): Counting {
     if (counted.length === 0) return []
     let hits: RateHit[]
     try {
       hits = await withTimeout(Promise.all(counted.map(({ key, windowMs }) => options.counter.hit(key, windowMs))), timeoutMs)
     } catch (error) {
-      if (counterHealthy) request.log.error({ err: error }, 'rate counter unavailable: rate-limited Store API requests answer 503')
+      if (counterHealthy) request.log.error({ err: error }, 'rate counter unavailable: rate-limited shop requests answer 503')
       counterHealthy = false
       throw restError('svc_rate_limit_unavailable', undefined, undefined, { 'Retry-After': '1' })
     }
@@ -160,63 +155,65 @@ export function installStoreApiRateLimits (scope: FastifyInstance, options: Stor
     return hits.map((hit, index) => ({ counted: counted[index]!, hit }))
   }
 
+  const scale = (window: RateLimit) => ({ max: Math.max(1, Math.floor(window.max * multiplier)), windowMs: window.windowMs })
+  /** The windows of a limit for a client bucket and, when one is named, a cart. */
+  const countedOf = (name: ShopRateLimitName, limit: ShopRateLimit, bucket: string, cart: string | null): Counted[] => [
+    ...limit.perIp.map((window) => ({ ...scale(window), key: `shop:${name}:${window.windowMs}:ip:${bucket}` })),
+    ...(cart === null ? [] : limit.perCart.map((window) => ({ ...scale(window), key: `shop:${name}:${window.windowMs}:${cart}` })))
+  ]
+
   // Writes racing to start the same cart on this instance are one new cart: they share the first one's count (and
   // its verdict) until it is answered. A cart whose first write was refused is counted again on its next write.
   const starting = new Map<string, Counting>()
   const started = new WeakMap<FastifyRequest, string>()
-  scope.addHook('onResponse', async (request) => {
+  root.addHook('onResponse', async (request) => {
     const key = started.get(request)
     if (key !== undefined) starting.delete(key)
   })
 
-  scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.routeOptions.url === undefined) return
-    const named = request.routeOptions.config?.shopRateLimit
-    const write = WRITE_METHODS.has(request.method)
-    if (named === undefined && !write) return
-    const cartNamed = await namedCart(request)
-    const cart = cartNamed?.counted ?? null
-    const startsNew = write && await startsCart(cartNamed)
-    if (named === undefined && !startsNew) return
+  function countStart (request: FastifyRequest, key: string | null, bucket: string): Counting {
+    const shared = key === null ? undefined : starting.get(key)
+    if (shared !== undefined) return shared
+    const counting = count(request, countedOf('newCart', limits.newCart, bucket, null))
+    if (key !== null) {
+      starting.set(key, counting)
+      started.set(request, key)
+      counting.catch(() => {})
+    }
+    return counting
+  }
 
-    const ip = rateKeyOfIp(await clientIp(request))
-    const scale = (window: RateLimit) => ({ max: Math.max(1, Math.floor(window.max * multiplier)), windowMs: window.windowMs })
-    const countedOf = (name: ShopRateLimitName, limit: ShopRateLimit): Counted[] => [
-      ...limit.perIp.map((window) => ({ ...scale(window), key: `shop:${name}:${window.windowMs}:ip:${ip}` })),
-      ...(cart === null ? [] : limit.perCart.map((window) => ({ ...scale(window), key: `shop:${name}:${window.windowMs}:${cart}` })))
-    ]
-    const countings: Counting[] = []
-    if (named !== undefined) countings.push(count(request, countedOf(named, limits[named])))
-    if (startsNew) {
-      const key = cartNamed?.key ?? null
-      const shared = key === null ? undefined : starting.get(key)
-      if (shared !== undefined) {
-        countings.push(shared)
-      } else {
-        const counting = count(request, countedOf('newCart', limits.newCart))
-        if (key !== null) {
-          starting.set(key, counting)
-          started.set(request, key)
-          counting.catch(() => {})
-        }
-        countings.push(counting)
+  function installStoreApi (scope: FastifyInstance): void {
+    scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.routeOptions.url === undefined) return
+      const named = request.routeOptions.config?.shopRateLimit
+      const write = WRITE_METHODS.has(request.method)
+      if (named === undefined && !write) return
+      const cartNamed = await namedCart(request)
+      const cart = cartNamed?.counted ?? null
+      const startsNew = write && await startsCart(cartNamed)
+      if (named === undefined && !startsNew) return
+
+      const { bucket } = await options.clientOf(request)
+      const countings: Counting[] = []
+      if (named !== undefined) countings.push(count(request, countedOf(named, limits[named], bucket, cart)))
+      if (startsNew) countings.push(countStart(request, cartNamed?.key ?? null, bucket))
+      const results = (await Promise.all(countings)).flat()
+      if (results.length === 0) return
+      const verdict = verdictOf(results)
+      reply.header('X-RateLimit-Limit', String(verdict.limit))
+      reply.header('X-RateLimit-Remaining', String(verdict.remaining))
+      if (verdict.retryAfterSeconds > 0) {
+        throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(verdict.retryAfterSeconds) })
       }
-    }
-    const results = (await Promise.all(countings)).flat()
+    })
+  }
 
-    // The headers tell the tightest of the windows counted: the one with the fewest requests left.
-    let tightest = { limit: Infinity, remaining: Infinity }
-    let retryAfterMs = -1
-    for (const { counted: { max }, hit } of results) {
-      const remaining = Math.max(0, max - hit.count)
-      if (remaining < tightest.remaining || (remaining === tightest.remaining && max < tightest.limit)) tightest = { limit: max, remaining }
-      if (hit.count > max) retryAfterMs = Math.max(retryAfterMs, hit.resetInMs)
+  return {
+    installStoreApi,
+    async countCartStart (request, key) {
+      const { bucket } = await options.clientOf(request)
+      return verdictOf(await countStart(request, key, bucket))
     }
-    if (results.length === 0) return
-    reply.header('X-RateLimit-Limit', String(tightest.limit))
-    reply.header('X-RateLimit-Remaining', String(tightest.remaining))
-    if (retryAfterMs >= 0) {
-      throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) })
-    }
-  })
+  }
 }
