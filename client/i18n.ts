@@ -12,8 +12,9 @@ const PDI = '\u2069'
  * The drawer's words in one locale: compiled ICU messages (the shop's overrides first, then the locale's catalog,
  * then English), formatted with `Intl.PluralRules` and `Intl.NumberFormat` in the page's language tag. In a
  * right-to-left locale every value put into a sentence is isolated, so "2" or "$10.80" cannot be reordered.
+ * `Id` is the catalog's ids: the drawer's (the default), or the admin screens' (client/admin/i18n.ts).
  */
-export class I18n {
+export class I18n<Id extends string = MessageId> {
   readonly locale: Locale
   /** The tag numbers are formatted in: the page's `lang` when its language is this locale (`de-CH`), else the locale. */
   readonly tag: string
@@ -33,7 +34,7 @@ export class I18n {
     this.#messages = catalogs.filter((catalog): catalog is CompiledCatalog => catalog !== undefined)
   }
 
-  t (id: MessageId, values: Values = {}): string {
+  t (id: Id, values: Values = {}): string {
     for (const catalog of this.#messages) {
       const message = catalog[id]
       if (message !== undefined) return this.#format(message, values, 0)

@@ -1,32 +1,34 @@
 import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
 import type { AnalyticsSummary } from '../../schemas/svc-pro-analytics.ts'
+import type { AdminMessageId } from '../../i18n/admin/en.ts'
 import { h } from '../dom.ts'
-import { money } from '../format.ts'
 import { AdminApi, explain } from './api.ts'
 import { lineChart, type Series } from './chart.ts'
 import { confirmAction } from './confirm.ts'
+import { formatDay, formatMoney, formatNumber, t, tNodes } from './i18n.ts'
 import { StatusArea } from './status.ts'
 
 type EventType = keyof AnalyticsSummary['totals']
 type Source = AnalyticsSummary['sources'][number]['source']
 
-const EVENT_LABELS: Record<EventType, string> = {
-  drawer_open: 'Drawer opens',
-  drawer_close: 'Drawer closes',
-  recommendation_view: 'Recommendations seen',
-  recommendation_add: 'Recommendations added',
-  addon_toggle: 'Add-on toggles',
-  bundle_add: 'Bundles added',
-  spotlight_add: 'Spotlight adds',
-  coupon_apply: 'Coupons applied',
-  checkout_click: 'Checkout clicks'
+/**
+ * Every event type, in the order of the cards, the chart's colours and the table's columns (a record: a new type is a
+ * compile error here until it has its place; its words are `analytics.event.<type>` and `analytics.point.<type>`).
+ */
+const EVENT_ORDER: Record<EventType, true> = {
+  drawer_open: true,
+  drawer_close: true,
+  recommendation_view: true,
+  recommendation_add: true,
+  addon_toggle: true,
+  bundle_add: true,
+  spotlight_add: true,
+  coupon_apply: true,
+  checkout_click: true
 }
-const SOURCE_LABELS: Record<Source, string> = {
-  recommendation: 'Recommendations',
-  spotlight: 'Spotlight offer',
-  addon: 'Add-ons',
-  bundle: 'Bundles'
-}
+const EVENT_TYPES = Object.keys(EVENT_ORDER) as EventType[]
+const eventLabel = (type: EventType): string => t(`analytics.event.${type}` as AdminMessageId)
+const sourceLabel = (source: Source): string => t(`analytics.source.${source}` as AdminMessageId)
 const COLORS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#4b5563', '#65a30d']
 const DEFAULT_SHOWN: EventType[] = ['drawer_open', 'recommendation_add', 'addon_toggle', 'checkout_click']
 
@@ -37,7 +39,10 @@ function daysBefore (day: string, count: number): string {
   return isoDay(date)
 }
 
-const percent = (rate: number) => `${(rate * 100).toFixed(1)} %`
+const percent = (rate: number) => formatNumber(rate, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 })
+const count = (value: number) => formatNumber(value)
+/** A day of the summary (`2026-07-03`) in the screens' language. */
+const day = (iso: string) => formatDay(iso)
 
 /**
  * The analytics dashboard (Pro): a range of days; the sales the drawer brought (from placed orders), by feature and
@@ -78,12 +83,12 @@ export class AnalyticsScreen {
     window.addEventListener('resize', () => {
       if (this.#summary !== null && Math.abs(this.#chartWidth() - this.#drawnWidth) > 8) this.#draw()
     })
-    const form = h('form', { class: 'admin-range', 'aria-label': 'Date range', novalidate: true },
-      h('label', { for: 'range-from' }, 'From', this.#from),
-      h('label', { for: 'range-to' }, 'To', this.#to),
-      h('button', { type: 'submit', class: 'admin-primary', 'data-action': 'show' }, 'Show'),
+    const form = h('form', { class: 'admin-range', 'aria-label': t('analytics.range'), novalidate: true },
+      h('label', { for: 'range-from' }, t('analytics.from'), this.#from),
+      h('label', { for: 'range-to' }, t('analytics.to'), this.#to),
+      h('button', { type: 'submit', class: 'admin-primary', 'data-action': 'show' }, t('analytics.show')),
       ...[7, 30, 90].map((days) => {
-        const button = h('button', { type: 'button', 'data-days': days }, `Last ${days} days`)
+        const button = h('button', { type: 'button', 'data-days': days }, t('analytics.lastDays', { days }))
         button.addEventListener('click', () => {
           this.#to.value = isoDay(new Date())
           this.#from.value = daysBefore(this.#to.value, days - 1)
@@ -95,7 +100,7 @@ export class AnalyticsScreen {
       event.preventDefault()
       this.load().catch(() => {})
     })
-    const reset = h('button', { type: 'button', class: 'admin-danger', 'data-action': 'reset-analytics' }, 'Delete all events…')
+    const reset = h('button', { type: 'button', class: 'admin-danger', 'data-action': 'reset-analytics' }, t('analytics.resetButton'))
     reset.addEventListener('click', () => { this.reset().catch(() => {}) })
     const download = (report: 'days' | 'products', label: string) => {
       const link = h('a', { href: '#', class: 'admin-download', 'data-action': 'download-csv', 'data-report': report }, label)
@@ -106,15 +111,15 @@ export class AnalyticsScreen {
       return link
     }
     this.#root.replaceChildren(
-      h('section', { class: 'admin-card', 'aria-label': 'Range' }, form,
-        h('p', { class: 'admin-downloads' }, download('days', 'Download CSV'), download('products', 'Download products (CSV)'))),
+      h('section', { class: 'admin-card', 'aria-label': t('analytics.rangeCard') }, form,
+        h('p', { class: 'admin-downloads' }, download('days', t('analytics.downloadDays')), download('products', t('analytics.downloadProducts')))),
       this.#status.element,
-      h('section', { class: 'admin-card', 'aria-labelledby': 'sales-title' }, h('h2', { id: 'sales-title' }, 'Sales from the drawer'), this.#sales),
-      h('section', { class: 'admin-card', 'aria-labelledby': 'totals-title' }, h('h2', { id: 'totals-title' }, 'Drawer activity'), this.#totals, this.#retention),
-      h('section', { class: 'admin-card', 'aria-labelledby': 'chart-title' }, h('h2', { id: 'chart-title' }, 'Events per day (UTC)'), this.#chart, this.#table),
+      h('section', { class: 'admin-card', 'aria-labelledby': 'sales-title' }, h('h2', { id: 'sales-title' }, t('analytics.salesTitle')), this.#sales),
+      h('section', { class: 'admin-card', 'aria-labelledby': 'totals-title' }, h('h2', { id: 'totals-title' }, t('analytics.activityTitle')), this.#totals, this.#retention),
+      h('section', { class: 'admin-card', 'aria-labelledby': 'chart-title' }, h('h2', { id: 'chart-title' }, t('analytics.chartTitle')), this.#chart, this.#table),
       h('section', { class: 'admin-card', 'aria-labelledby': 'reset-title' },
-        h('h2', { id: 'reset-title' }, 'Reset'),
-        h('p', { class: 'admin-note' }, 'Deletes every recorded event, for every day. The settings are kept.'),
+        h('h2', { id: 'reset-title' }, t('analytics.resetTitle')),
+        h('p', { class: 'admin-note' }, t('analytics.resetNote')),
         reset))
     this.#root.removeAttribute('aria-busy')
     await this.load()
@@ -128,7 +133,7 @@ export class AnalyticsScreen {
       this.#status.clear()
       this.#draw()
     } catch (error) {
-      this.#status.show('error', `The analytics could not be loaded: ${explain(error)}`)
+      this.#status.show('error', tNodes('analytics.loadFailed', { reason: explain(error) }))
     } finally {
       this.#root.removeAttribute('aria-busy')
     }
@@ -146,19 +151,19 @@ export class AnalyticsScreen {
       link.click()
       link.remove()
       setTimeout(() => { URL.revokeObjectURL(url) }, 60_000)
-      this.#status.show('ok', `Downloaded ${name}.`)
+      this.#status.show('ok', t('analytics.downloaded', { file: name }))
     } catch (error) {
-      this.#status.show('error', `The file could not be downloaded: ${explain(error)}`)
+      this.#status.show('error', tNodes('analytics.downloadFailed', { reason: explain(error) }))
     }
   }
 
   async reset (): Promise<void> {
-    const sure = await confirmAction('Delete every recorded event?', 'The counts of every day start again from zero. This cannot be undone.', 'Delete all events')
+    const sure = await confirmAction(t('analytics.resetAsk'), t('analytics.resetDetail'), t('analytics.resetConfirm'))
     if (!sure) return
     try {
       const { deleted } = await this.#api.json<{ deleted: number }>('DELETE', 'analytics/reset')
       await this.load()
-      this.#status.show('ok', `${deleted} ${deleted === 1 ? 'event' : 'events'} deleted.`)
+      this.#status.show('ok', t('analytics.deleted', { count: deleted }))
     } catch (error) {
       this.#status.show('error', explain(error))
     }
@@ -169,53 +174,55 @@ export class AnalyticsScreen {
     if (summary === null) return
     const card = (name: string, label: string, value: string) =>
       h('div', { class: 'admin-total', 'data-total': name }, h('dt', {}, label), h('dd', {}, value))
-    const types = Object.keys(EVENT_LABELS) as EventType[]
-    const cash = (amount: string) => money(amount, summary.currency)
+    const types = EVENT_TYPES
+    const cash = (amount: string) => formatMoney(amount, summary.currency)
+    const from = day(summary.from)
+    const to = day(summary.to)
     const { orders, conversion } = summary
-    const table = (label: string, heads: string[], rows: Array<Array<string | number>>) =>
+    const table = (label: string, heads: string[], rows: Array<[string | HTMLElement, ...Array<string | number>]>) =>
       h('div', { class: 'admin-table-scroll', role: 'region', 'aria-label': label, tabindex: 0 },
         h('table', { class: 'admin-table' },
           h('thead', {}, h('tr', {}, ...heads.map((head) => h('th', { scope: 'col' }, head)))),
           h('tbody', {}, ...rows.map(([first, ...rest]) =>
-            h('tr', {}, h('th', { scope: 'row', dir: 'auto' }, String(first)), ...rest.map((cell) => h('td', {}, String(cell))))))))
+            h('tr', {}, h('th', { scope: 'row', dir: 'auto' }, first), ...rest.map((cell) => h('td', {}, typeof cell === 'number' ? count(cell) : cell)))))))
     this.#sales.replaceChildren(
-      h('p', { class: 'admin-note' }, `${summary.from} to ${summary.to}: orders placed and not cancelled, refunded or failed. ` +
-        'Amounts are the items after discounts, before tax and shipping. Only what the drawer itself added to a cart counts as its revenue.'),
+      h('p', { class: 'admin-note' }, t('analytics.salesNote', { from, to })),
       h('dl', { class: 'admin-totals' },
-        card('attributed_revenue', 'Revenue from drawer items', cash(summary.attributed_revenue)),
-        card('orders_with_drawer_items', 'Orders with drawer items', `${orders.with_drawer_items} of ${orders.placed}`),
-        card('conversion', 'Drawer-to-order conversion', percent(conversion.rate)),
-        card('average_order_value', 'Average order value', cash(orders.average_order_value)),
-        card('drawer_average_order_value', 'Average order with drawer items', cash(orders.drawer_average_order_value)),
-        card('attributed_units', 'Items from the drawer ordered', String(summary.attributed_units))),
+        card('attributed_revenue', t('analytics.revenue'), cash(summary.attributed_revenue)),
+        card('orders_with_drawer_items', t('analytics.ordersWith'), t('analytics.ordersOf', { count: orders.with_drawer_items, total: orders.placed })),
+        card('conversion', t('analytics.conversion'), percent(conversion.rate)),
+        card('average_order_value', t('analytics.aov'), cash(orders.average_order_value)),
+        card('drawer_average_order_value', t('analytics.drawerAov'), cash(orders.drawer_average_order_value)),
+        card('attributed_units', t('analytics.units'), count(summary.attributed_units))),
       h('p', { class: 'admin-note', 'data-role': 'conversion' },
-        `${conversion.carts_ordered} of ${conversion.carts_opened} ${conversion.carts_opened === 1 ? 'cart' : 'carts'} that opened the drawer went on to place an order.`),
-      h('h3', {}, 'By drawer feature'),
-      table('Revenue by drawer feature', ['Feature', 'Items ordered', 'Orders', 'Revenue'],
-        summary.sources.map((row) => [SOURCE_LABELS[row.source], row.units, row.orders, cash(row.revenue)])),
-      h('h3', {}, 'Top products from the drawer'),
+        t('analytics.conversionNote', { ordered: conversion.carts_ordered, opened: conversion.carts_opened })),
+      h('h3', {}, t('analytics.byFeature')),
+      table(t('analytics.byFeatureTable'), [t('analytics.feature'), t('analytics.itemsOrdered'), t('analytics.orders'), t('analytics.revenueColumn')],
+        summary.sources.map((row) => [sourceLabel(row.source), row.units, row.orders, cash(row.revenue)])),
+      h('h3', {}, t('analytics.topProducts')),
       summary.top_products.length === 0
-        ? h('p', { class: 'admin-note', 'data-role': 'no-products' }, 'No items the drawer added were ordered in these days.')
-        : table('Top products from the drawer', ['Product', 'Items ordered', 'Orders', 'Revenue'],
-          summary.top_products.map((row) => [row.name, row.units, row.orders, cash(row.revenue)])))
+        ? h('p', { class: 'admin-note', 'data-role': 'no-products' }, t('analytics.noProducts'))
+        : table(t('analytics.topProducts'), [t('analytics.product'), t('analytics.itemsOrdered'), t('analytics.orders'), t('analytics.revenueColumn')],
+          summary.top_products.map((row) => [h('span', { translate: 'no' }, row.name), row.units, row.orders, cash(row.revenue)])))
     this.#totals.replaceChildren(
-      h('p', { class: 'admin-note' }, `${summary.from} to ${summary.to}`),
+      h('p', { class: 'admin-note' }, t('analytics.period', { from, to })),
       h('dl', { class: 'admin-totals' },
-        card('visitors', 'Visitors', String(summary.visitors)),
-        card('drawer_adds', 'Adds from the drawer', String(summary.drawer_adds)),
-        card('add_to_cart_rate', 'Adds per drawer open', percent(summary.add_to_cart_rate)),
-        ...types.map((type) => card(type, EVENT_LABELS[type], String(summary.totals[type])))))
-    this.#retention.replaceChildren(
-      `Activity is kept for ${summary.retention_days} ${summary.retention_days === 1 ? 'day' : 'days'}; older events are deleted (orders are kept by the shop). `,
-      h('a', { href: `${this.#config.urls.settings}#section-analytics` }, 'Change this in the settings'), '.')
+        card('visitors', t('analytics.visitors'), count(summary.visitors)),
+        card('drawer_adds', t('analytics.drawerAdds'), count(summary.drawer_adds)),
+        card('add_to_cart_rate', t('analytics.addRate'), percent(summary.add_to_cart_rate)),
+        ...types.map((type) => card(type, eventLabel(type), count(summary.totals[type])))))
+    this.#retention.replaceChildren(...tNodes('analytics.retention', {
+      days: summary.retention_days,
+      link: h('a', { href: `${this.#config.urls.settings}#section-analytics` }, t('analytics.retentionLink'))
+    }))
     const days = summary.daily.map((day) => day.day)
     const series: Series[] = types.filter((type) => this.#shown.has(type)).map((type) => ({
       name: type,
-      label: EVENT_LABELS[type],
+      label: eventLabel(type),
       color: COLORS[types.indexOf(type)] ?? '#111827',
       values: summary.daily.map((day) => day.counts[type])
     }))
-    const legend = h('ul', { class: 'admin-legend', 'aria-label': 'Series shown' }, ...types.map((type) => {
+    const legend = h('ul', { class: 'admin-legend', 'aria-label': t('analytics.series') }, ...types.map((type) => {
       const box = h('input', { type: 'checkbox', checked: this.#shown.has(type), 'data-series-toggle': type })
       box.addEventListener('change', () => {
         if (box.checked) this.#shown.add(type)
@@ -224,17 +231,21 @@ export class AnalyticsScreen {
       })
       const swatch = h('span', { class: 'admin-swatch', 'aria-hidden': 'true' })
       swatch.style.background = COLORS[types.indexOf(type)] ?? '#111827'
-      return h('li', {}, h('label', {}, box, swatch, EVENT_LABELS[type]))
+      return h('li', {}, h('label', {}, box, swatch, eventLabel(type)))
     }))
     this.#drawnWidth = this.#chartWidth()
-    this.#chart.replaceChildren(lineChart(days, series, `Daily events from ${summary.from} to ${summary.to}`, this.#drawnWidth), legend)
+    this.#chart.replaceChildren(lineChart(days, series, t('analytics.chart', { from, to }), {
+      day: (iso) => formatDay(iso, { month: 'short', day: 'numeric' }),
+      number: count,
+      point: (iso, value, one) => t(`analytics.point.${one.name}` as AdminMessageId, { day: day(iso), count: value })
+    }, this.#drawnWidth), legend)
     this.#table.replaceChildren(h('details', {},
-      h('summary', {}, 'The numbers as a table'),
+      h('summary', {}, t('analytics.asTable')),
       // Wider than a phone: the table scrolls sideways on its own (by keyboard too), the page does not.
-      h('div', { class: 'admin-table-scroll', role: 'region', 'aria-label': 'Events per day, as a table', tabindex: 0 },
+      h('div', { class: 'admin-table-scroll', role: 'region', 'aria-label': t('analytics.tableLabel'), tabindex: 0 },
         h('table', { class: 'admin-table' },
-          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Day'), ...types.map((type) => h('th', { scope: 'col' }, EVENT_LABELS[type])))),
-          h('tbody', {}, ...summary.daily.map((day) =>
-            h('tr', {}, h('th', { scope: 'row' }, day.day), ...types.map((type) => h('td', {}, String(day.counts[type]))))))))))
+          h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('analytics.day')), ...types.map((type) => h('th', { scope: 'col' }, eventLabel(type))))),
+          h('tbody', {}, ...summary.daily.map((row) =>
+            h('tr', {}, h('th', { scope: 'row' }, h('time', { datetime: row.day }, day(row.day))), ...types.map((type) => h('td', {}, count(row.counts[type]))))))))))
   }
 }

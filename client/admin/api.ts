@@ -1,5 +1,7 @@
 import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import { h } from '../dom.ts'
 import { ApiError, errorFrom } from '../errors.ts'
+import { t } from './i18n.ts'
 
 type Method = 'GET' | 'POST' | 'DELETE'
 
@@ -57,15 +59,21 @@ export class AdminApi {
   }
 }
 
-/** What the manager reads for a refusal: the server's message, or words for a lost connection. */
-export function explain (error: unknown): string {
-  if (!(error instanceof ApiError)) return 'Something went wrong. Please try again.'
-  if (error.status === 0) return 'The shop could not be reached. Check the connection and try again.'
-  if (error.status === 401) return 'You are no longer logged in. Reload the page to log in again.'
-  if (error.status === 429) {
-    return error.retryAfter === null
-      ? 'Too many requests. Please wait a moment and try again.'
-      : `Too many requests. Please wait ${error.retryAfter} seconds and try again.`
-  }
-  return error.message || `The request failed (HTTP ${error.status}).`
+/**
+ * What the manager reads for a refusal: words for a lost connection, a lost login or a busy server, else the server's
+ * own message. The service writes its messages in English: they are marked `lang="en"` inside a page of another
+ * language (screen readers read them as English, and nothing takes them for the page's language).
+ */
+export function explain (error: unknown): Node {
+  const words = (text: string) => document.createTextNode(text)
+  if (!(error instanceof ApiError)) return words(t('error.generic'))
+  if (error.status === 0) return words(t('error.offline'))
+  if (error.status === 401) return words(t('error.loggedOut'))
+  if (error.status === 429) return words(error.retryAfter === null ? t('error.busy') : t('error.busyWait', { seconds: error.retryAfter }))
+  return error.message ? serverText(error.message) : words(t('error.http', { status: error.status }))
+}
+
+/** A message the server wrote (in English): marked as such, with its own direction. */
+export function serverText (message: string): HTMLElement {
+  return h('span', { lang: 'en', dir: 'auto' }, message)
 }

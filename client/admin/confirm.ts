@@ -1,4 +1,5 @@
 import { h } from '../dom.ts'
+import { t } from './i18n.ts'
 
 /**
  * Asks before something that cannot be undone: a modal `<dialog>` (focus stays inside, Escape cancels) resolving to
@@ -6,7 +7,7 @@ import { h } from '../dom.ts'
  */
 export function confirmAction (question: string, detail: string, confirmLabel: string): Promise<boolean> {
   return new Promise((resolve) => {
-    const cancel = h('button', { type: 'button', 'data-dialog': 'cancel' }, 'Cancel')
+    const cancel = h('button', { type: 'button', 'data-dialog': 'cancel' }, t('dialog.cancel'))
     const confirm = h('button', { type: 'button', class: 'admin-primary', 'data-dialog': 'confirm' }, confirmLabel)
     const dialog = h('dialog', { class: 'admin-dialog', 'aria-labelledby': 'admin-dialog-title' },
       h('h2', { id: 'admin-dialog-title' }, question),

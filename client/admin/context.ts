@@ -19,9 +19,10 @@ export interface FormContext {
   restructure (path: Path, value: unknown, focus?: string): void
   /**
    * A value typed that cannot be sent as it is (an amount that is not one): its message next to the field, and no
-   * save until it is fixed; null when it is fixed.
+   * save until it is fixed; null when it is fixed. `lang`: the message's language when it is not the screen's (the
+   * ICU check of a shop's text writes English, as the server's does).
    */
-  invalid (path: Path, message: string | null): void
+  invalid (path: Path, message: string | null, lang?: string): void
   /** A control's place for its error messages. */
   field (path: Path, wrapper: HTMLElement, error: HTMLElement): void
   /** Pro: the product pickers' search; null in Free (ids are typed). */

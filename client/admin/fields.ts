@@ -1,6 +1,7 @@
 import { h } from '../dom.ts'
 import { explain } from './api.ts'
 import type { FormContext } from './context.ts'
+import { t } from './i18n.ts'
 import { helpFor, isMoney, labelFor, optionLabel, reshapes } from './labels.ts'
 import { amountHint, amountInput } from './money.ts'
 import { pathKey, type Path } from './paths.ts'
@@ -9,11 +10,14 @@ import { isColor, type Schema } from './schema.ts'
 
 export const fieldId = (path: Path): string => `f-${path.join('-')}`
 
-/** The help text under a setting: the screen's own words, else the schema's description; how to type an amount. */
+/**
+ * The help text under a setting, from the catalog (never the schema's description: it is written for developers, in
+ * English); how to type an amount or a list of ids.
+ */
 function helpText (path: Path, schema: Schema, context: FormContext): string | null {
-  const help = helpFor(path) ?? (schema.description ? schema.description.replace(/`/g, '') : null)
+  const help = helpFor(path)
   const typed = schema.type === 'array' && schema.items?.type === 'integer' && context.products === null
-    ? 'Type the products’ ID numbers, separated by commas.'
+    ? t('field.typeIds')
     : null
   const hint = isMoney(path, (at) => context.get(at as Path)) ? amountHint(context.currency) : typed
   return [help, hint].filter(Boolean).join(' ') || null
@@ -71,7 +75,7 @@ function moneyInput (context: FormContext, path: Path): HTMLElement {
 function colorInput (context: FormContext, path: Path): HTMLElement {
   const value = String(context.get(path) ?? '#000000')
   const input = h('input', { id: fieldId(path), type: 'color', value })
-  const code = h('code', { 'aria-hidden': 'true' }, value)
+  const code = h('code', { 'aria-hidden': 'true', translate: 'no' }, value)
   input.addEventListener('input', () => {
     code.textContent = input.value
     context.set(path, input.value)
@@ -138,7 +142,7 @@ function idListInput (context: FormContext, path: Path): HTMLInputElement {
     id: fieldId(path),
     type: 'text',
     inputmode: 'numeric',
-    placeholder: 'For example 101, 104',
+    placeholder: t('field.idsExample'),
     value: Array.isArray(current) ? current.join(', ') : ''
   })
   input.addEventListener('input', () => {
@@ -151,7 +155,7 @@ function idListInput (context: FormContext, path: Path): HTMLInputElement {
 /** A search box listing products; choosing one calls `pick`. */
 function productSearch (context: FormContext, id: string, label: string, pick: (id: number) => void): HTMLElement {
   const products = context.products!
-  const input = h('input', { id, type: 'search', placeholder: 'Search products by name or SKU', autocomplete: 'off', 'aria-label': label })
+  const input = h('input', { id, type: 'search', placeholder: t('picker.search'), autocomplete: 'off', 'aria-label': label })
   const results = h('ul', { class: 'admin-results', 'data-role': 'results' })
   const note = h('p', { class: 'admin-help admin-search-note', role: 'status' })
   let timer = 0
@@ -166,9 +170,9 @@ function productSearch (context: FormContext, id: string, label: string, pick: (
     try {
       const found = await products.search(query)
       if (ticket !== asked) return
-      note.textContent = found.length === 0 ? 'No product matches.' : ''
+      note.textContent = found.length === 0 ? t('picker.none') : ''
       results.replaceChildren(...found.map((product) => {
-        const button = h('button', { type: 'button', 'data-product-id': product.id }, describeProduct(product))
+        const button = h('button', { type: 'button', 'data-product-id': product.id }, ...describeProduct(product))
         button.addEventListener('click', () => {
           pick(product.id)
           input.value = ''
@@ -178,7 +182,7 @@ function productSearch (context: FormContext, id: string, label: string, pick: (
         return h('li', {}, button)
       }))
     } catch (error) {
-      note.textContent = explain(error)
+      note.replaceChildren(explain(error))
     }
   }
   input.addEventListener('input', () => {
@@ -198,10 +202,13 @@ function productSearch (context: FormContext, id: string, label: string, pick: (
 export function productPicker (context: FormContext, path: Path, schema: Schema): HTMLElement {
   const products = context.products!
   const chosen = h('span', { 'data-role': 'chosen' })
-  const clear = h('button', { type: 'button', 'aria-label': `No ${labelFor(path).toLowerCase()}` }, 'None')
+  const clear = h('button', { type: 'button', 'aria-label': t('picker.clearName', { label: labelFor(path) }) }, t('picker.clear'))
   const show = () => {
     const id = Number(context.get(path) ?? 0)
-    chosen.textContent = id > 0 ? products.label(id) : 'None chosen'
+    // A product's name is data, not words of the screen.
+    if (id > 0) chosen.setAttribute('translate', 'no')
+    else chosen.removeAttribute('translate')
+    chosen.textContent = id > 0 ? products.label(id) : t('picker.noneChosen')
     clear.hidden = id === 0 || (schema.minimum ?? 0) > 0
   }
   clear.addEventListener('click', () => {
@@ -209,7 +216,7 @@ export function productPicker (context: FormContext, path: Path, schema: Schema)
     show()
   })
   show()
-  const search = productSearch(context, fieldId(path), `Search a product for ${labelFor(path).toLowerCase()}`, (id) => {
+  const search = productSearch(context, fieldId(path), t('picker.searchFor', { label: labelFor(path) }), (id) => {
     context.set(path, id)
     show()
   })
@@ -226,16 +233,16 @@ export function productListPicker (context: FormContext, path: Path): HTMLElemen
   }
   const draw = () => {
     chips.replaceChildren(...ids().map((id) => {
-      const remove = h('button', { type: 'button', 'aria-label': `Remove ${products.label(id)}` }, '×')
+      const remove = h('button', { type: 'button', 'aria-label': t('picker.remove', { product: products.label(id) }) }, '×')
       remove.addEventListener('click', () => {
         context.set(path, ids().filter((other) => other !== id))
         draw()
         search.querySelector('input')?.focus()
       })
-      return h('li', { class: 'admin-chip', 'data-product-id': id }, products.label(id), remove)
+      return h('li', { class: 'admin-chip', 'data-product-id': id }, h('span', { translate: 'no', dir: 'auto' }, products.label(id)), remove)
     }))
   }
-  const search = productSearch(context, fieldId(path), `Add a product to ${labelFor(path).toLowerCase()}`, (id) => {
+  const search = productSearch(context, fieldId(path), t('picker.addTo', { label: labelFor(path) }), (id) => {
     if (!ids().includes(id)) context.set(path, [...ids(), id])
     draw()
   })

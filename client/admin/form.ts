@@ -2,14 +2,15 @@ import { h } from '../dom.ts'
 import { conditionsEditor } from './conditions.ts'
 import type { FormContext } from './context.ts'
 import { control, fieldRow } from './fields.ts'
-import { helpFor, humanize, labelFor, sectionNote, sectionTitle, singular } from './labels.ts'
+import { t } from './i18n.ts'
+import { helpFor, labelFor, listWords, sectionNote, sectionTitle, settingKey, singular } from './labels.ts'
 import { isObject, pathKey, type Path } from './paths.ts'
 import { createValue, isConditionGroup, type Schema } from './schema.ts'
 import { textsEditor } from './texts.ts'
 
-/** A new list item: the schema's defaults, and a fresh id where the items have one (`add-on-2`). */
+/** A new list item: the schema's defaults, and a fresh id where the items have one (`add-on-2`: ids are codes, not words). */
 function newItem (context: FormContext, path: Path, schema: Schema, key: string): unknown {
-  const item = createValue(schema, '', singular(key))
+  const item = createValue(schema, '', settingKey(path))
   if (isObject(item) && schema.properties?.id) {
     const list = context.get(path)
     const taken = new Set(Array.isArray(list) ? list.map((other) => isObject(other) ? other.id : undefined) : [])
@@ -27,7 +28,7 @@ function listEditor (context: FormContext, path: Path, schema: Schema): HTMLElem
   const itemSchema = schema.items ?? {}
   const value = context.get(path)
   const list = Array.isArray(value) ? value : []
-  const word = singular(key)
+  const words = listWords(path)
   const move = (from: number, to: number) => {
     const next = [...list]
     const [item] = next.splice(from, 1)
@@ -36,26 +37,28 @@ function listEditor (context: FormContext, path: Path, schema: Schema): HTMLElem
   }
   const items = list.map((item, index) => {
     const record = isObject(item) ? item : {}
-    const title = String(record.label ?? record.title ?? '') || `${humanize(word)} ${index + 1}`
+    // The item's own name (the shop's words for its shoppers) when it has one, else "Bundle 2".
+    const named = String(record.label ?? record.title ?? '')
+    const title = named || words.item(index + 1)
     const headingId = `h-${[...path, index].join('-')}`
     const button = (text: string, aria: string, action: () => void, disabled = false) => {
-      const element = h('button', { type: 'button', 'aria-label': `${aria} ${title}`, disabled }, text)
+      const element = h('button', { type: 'button', 'aria-label': aria, disabled }, text)
       element.addEventListener('click', action)
       return element
     }
     return h('div', { class: 'admin-item', 'data-path': pathKey([...path, index]), role: 'group', 'aria-labelledby': headingId, tabindex: -1 },
       h('div', { class: 'admin-item-head' },
-        h(path.length > 2 ? 'h4' : 'h3', { id: headingId }, title),
+        h(path.length > 2 ? 'h4' : 'h3', named ? { id: headingId, translate: 'no', dir: 'auto' } : { id: headingId }, title),
         h('span', { class: 'admin-item-actions' },
-          button('↑', 'Move up', () => { move(index, index - 1) }, index === 0),
-          button('↓', 'Move down', () => { move(index, index + 1) }, index === list.length - 1),
-          button('Remove', 'Remove', () => {
+          button('↑', t('list.moveUp', { item: title }), () => { move(index, index - 1) }, index === 0),
+          button('↓', t('list.moveDown', { item: title }), () => { move(index, index + 1) }, index === list.length - 1),
+          button(t('list.removeButton'), t('list.remove', { item: title }), () => {
             context.restructure(path, list.filter((_, other) => other !== index), `${pathKey(path)}.add`)
           }))),
       ...objectFields(context, [...path, index], itemSchema))
   })
   const full = schema.maxItems !== undefined && list.length >= schema.maxItems
-  const add = h('button', { type: 'button', 'data-action': 'add', 'data-path': `${pathKey(path)}.add`, disabled: full }, `Add ${word}`)
+  const add = h('button', { type: 'button', 'data-action': 'add', 'data-path': `${pathKey(path)}.add`, disabled: full }, words.add)
   add.addEventListener('click', () => {
     context.restructure(path, [...list, newItem(context, path, itemSchema, key)], pathKey([...path, list.length]))
   })
@@ -64,8 +67,8 @@ function listEditor (context: FormContext, path: Path, schema: Schema): HTMLElem
     h(path.length > 2 ? 'h4' : 'h3', {}, labelFor(path)),
     helpFor(path) === null ? null : h('p', { class: 'admin-help' }, helpFor(path)),
     h('div', { class: 'admin-list' }, ...items),
-    list.length === 0 ? h('p', { class: 'admin-help' }, `No ${word} yet.`) : null,
-    h('p', {}, add, full ? ` At most ${schema.maxItems}.` : ''),
+    list.length === 0 ? h('p', { class: 'admin-help' }, words.none) : null,
+    h('p', {}, add, full ? ` ${t('list.atMost', { max: schema.maxItems ?? 0 })}` : ''),
     error)
   context.field(path, wrapper, error)
   return wrapper
@@ -92,9 +95,9 @@ export function objectFields (context: FormContext, path: Path, schema: Schema):
   })
 }
 
-/** A section's introduction: the screen's own words, else the schema's description. */
-function noteOf (key: string, schema: Schema): HTMLElement | null {
-  const note = sectionNote(key) ?? schema.description?.replace(/`/g, '')
+/** A section's introduction, from the catalog (not the schema's description, written for developers). */
+function noteOf (key: string): HTMLElement | null {
+  const note = sectionNote(key)
   return note ? h('p', { class: 'admin-note' }, note) : null
 }
 
@@ -109,7 +112,7 @@ export function buildForm (context: FormContext, schema: Schema, sections: reado
       : [fieldRow(context, [key], control(context, [key], child), child)]
     return h('section', { class: 'admin-card', 'data-section': key, 'aria-labelledby': headingId },
       h('h2', { id: headingId }, sectionTitle(key)),
-      child.type === 'object' ? noteOf(key, child) : null,
+      child.type === 'object' ? noteOf(key) : null,
       ...body)
   }).filter((section): section is HTMLElement => section !== null)
 }

@@ -1,3 +1,5 @@
+import { t } from './i18n.ts'
+
 /** The login form of the admin pages (for a guest) and the header's logout button. */
 export function wireLogin (urls: { loginUrl: string, logoutUrl: string }): void {
   const form = document.getElementById('admin-login')
@@ -19,9 +21,9 @@ export function wireLogin (urls: { loginUrl: string, logoutUrl: string }): void 
           return
         }
         const body = await response.json().catch(() => ({})) as { message?: string }
-        if (message) message.textContent = body.message ?? 'The login failed.'
+        if (message) message.textContent = body.message ?? t('login.failed')
       }).catch(() => {
-        if (message) message.textContent = 'The shop could not be reached. Please try again.'
+        if (message) message.textContent = t('login.offline')
       }).finally(() => {
         if (button) button.disabled = false
       })

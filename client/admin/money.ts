@@ -1,5 +1,6 @@
 import type { CurrencyBlock } from '../../domain/money.ts'
 import { h } from '../dom.ts'
+import { t } from './i18n.ts'
 
 /**
  * Amounts of money as a shop owner types them (`50.00` dollars), saved as the settings store them: whole numbers of
@@ -42,9 +43,12 @@ function exampleAmount (currency: CurrencyBlock): string {
   return toAmount(50 * 10 ** currency.currency_minor_unit, currency)
 }
 
-/** How to type an amount, for help texts: `in USD, for example 50.00`. */
+/**
+ * How to type an amount, for help texts: `in USD, for example 50.00` (the example as it is typed: the shop's own
+ * decimal separator, which `parseAmount` reads, whatever the screens' language).
+ */
 export function amountHint (currency: CurrencyBlock): string {
-  return `Type the amount in ${currency.currency_code}, for example ${exampleAmount(currency)}.`
+  return t('field.amountHint', { currency: currency.currency_code, example: exampleAmount(currency) })
 }
 
 /**
@@ -63,10 +67,10 @@ export function amountInput (id: string, value: unknown, currency: CurrencyBlock
   })
   input.addEventListener('input', () => {
     const minor = parseAmount(input.value, currency)
-    if (minor === null) change(input.value, `must be an amount in ${currency.currency_code}, for example ${exampleAmount(currency)}`)
+    if (minor === null) change(input.value, t('field.amountProblem', { currency: currency.currency_code, example: exampleAmount(currency) }))
     else change(minor, null)
   })
   const symbol = currency.currency_prefix || currency.currency_suffix || currency.currency_symbol
-  const sign = h('span', { class: 'admin-money-sign', 'aria-hidden': 'true' }, symbol.trim())
+  const sign = h('span', { class: 'admin-money-sign', 'aria-hidden': 'true', translate: 'no' }, symbol.trim())
   return h('span', { class: currency.currency_prefix ? 'admin-money' : 'admin-money admin-money-after' }, sign, input)
 }

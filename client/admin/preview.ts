@@ -9,6 +9,7 @@ import type { CartState } from '../types.ts'
 import { h } from '../dom.ts'
 import { Drawer } from '../drawer.ts'
 import { I18n } from '../i18n.ts'
+import { t } from './i18n.ts'
 
 /** Messages between the settings screen and its preview frame (same origin only). */
 interface PreviewSettings {
@@ -45,25 +46,26 @@ export class PreviewFrame {
   constructor (url: string) {
     // For looking only (inert, and the focus taken back when its drawer opens): the drawer in it is a modal dialog that
     // takes the focus and keeps Tab inside, which would pull a keyboard user off the settings and hold them there.
-    this.#frame = h('iframe', { src: url, title: 'Live preview of the drawer', 'data-role': 'preview', loading: 'eager', inert: true })
+    this.#frame = h('iframe', { src: url, title: t('preview.frame'), 'data-role': 'preview', loading: 'eager', inert: true })
     const width = h('select', { 'data-role': 'preview-width' },
-      h('option', { value: '' }, 'Fit this space'),
-      h('option', { value: '390' }, 'Phone (390 px)'),
-      h('option', { value: '1024' }, 'Desktop (1024 px)'))
+      h('option', { value: '' }, t('preview.fit')),
+      h('option', { value: '390' }, t('preview.phone', { width: 390 })),
+      h('option', { value: '1024' }, t('preview.desktop', { width: 1024 })))
     width.addEventListener('change', () => { this.#frame.style.width = width.value === '' ? '' : `${width.value}px` })
     const sample = h('select', { 'data-role': 'preview-sample' },
-      h('option', { value: '' }, 'Your cart'),
-      h('option', { value: 'undo' }, 'A line just removed'),
-      h('option', { value: 'empty' }, 'An empty cart'))
+      h('option', { value: '' }, t('preview.cart')),
+      h('option', { value: 'undo' }, t('preview.undo')),
+      h('option', { value: 'empty' }, t('preview.empty')))
     sample.addEventListener('change', () => {
       this.#sample = sample.value as PreviewSample
       if (this.#latest !== null) this.#latest = { ...this.#latest, sample: this.#sample }
       this.#send()
     })
     this.element = h('aside', { class: 'admin-preview', 'aria-labelledby': 'preview-title' },
-      h('div', { class: 'admin-preview-tools' }, h('h2', { id: 'preview-title' }, 'Live preview'), h('label', {}, 'Preview width', width), h('label', {}, 'Show', sample)),
+      h('div', { class: 'admin-preview-tools' },
+        h('h2', { id: 'preview-title' }, t('preview.title')), h('label', {}, t('preview.width'), width), h('label', {}, t('preview.show'), sample)),
       h('div', { class: 'admin-preview-scroll' }, this.#frame),
-      h('p', { class: 'admin-help' }, 'Your own cart, with the settings as they are on this page (not yet saved). Add-ons, bundles and the spotlight show as saved. The preview is for looking only: clicks and the keyboard stay on the settings.'))
+      h('p', { class: 'admin-help' }, t('preview.help')))
     let before: Element | null = null
     document.addEventListener('focusin', (event) => { if (event.target !== this.#frame) before = event.target as Element })
     window.addEventListener('message', (event: MessageEvent<PreviewReady | PreviewOpened>) => {

@@ -1,4 +1,7 @@
+import type { AdminMessageId } from '../../i18n/admin/en.ts'
+import { h } from '../dom.ts'
 import type { AdminApi } from './api.ts'
+import { formatList, t } from './i18n.ts'
 
 export interface FoundProduct {
   id: number
@@ -43,9 +46,27 @@ export class ProductDirectory {
   }
 }
 
-/** How a search result reads in a picker. */
-export function describeProduct (product: FoundProduct): string {
+const NOTES: Record<string, AdminMessageId> = {
+  simple: 'product.simple',
+  variable: 'product.variable',
+  variation: 'product.variation',
+  draft: 'product.draft',
+  private: 'product.private',
+  outofstock: 'product.outofstock',
+  onbackorder: 'product.onbackorder'
+}
+
+/**
+ * How a search result reads in a picker: the name and SKU as they are (data: `translate="no"`), the id, and the
+ * product's kind, status and stock in the screens' words (a code the catalog does not know, as it came).
+ */
+export function describeProduct (product: FoundProduct): Array<Node | string> {
   const notes = [product.type, product.status === 'publish' ? '' : product.status, product.stock_status === 'instock' ? '' : product.stock_status]
-    .filter(Boolean).join(', ')
-  return `${product.name} (#${product.id}${product.sku ? `, ${product.sku}` : ''}${notes ? `; ${notes}` : ''})`
+    .filter(Boolean).map((code) => NOTES[code] === undefined ? code : t(NOTES[code]))
+  return [
+    h('span', { translate: 'no', dir: 'auto' }, product.name),
+    ` (#${product.id}`,
+    ...(product.sku ? [', ', h('span', { translate: 'no' }, product.sku)] : []),
+    notes.length > 0 ? `; ${formatList(notes)})` : ')'
+  ]
 }

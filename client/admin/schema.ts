@@ -1,4 +1,4 @@
-import { singular } from './labels.ts'
+import { listWords } from './labels.ts'
 
 /** The part of JSON Schema the settings document uses (TypeBox's output for `schemas/settings.ts`). */
 export interface Schema {
@@ -28,22 +28,22 @@ export const isConditionGroup = (schema: Schema): boolean =>
   schema.type === 'object' && schema.properties?.match !== undefined && schema.properties.conditions?.type === 'array'
 
 /**
- * A new value for a schema: its default, else the smallest valid-looking value. `key` is the value's own key,
- * `word` what the item is called (`bundle`, `slot`) for a required text (`New bundle`).
+ * A new value for a schema: its default, else the smallest valid-looking value. `key` is the value's own key, `list`
+ * the setting of the list the value is an item of (`bundles.bundles`), whose words give a required text (`New bundle`).
  */
-export function createValue (schema: Schema, key = '', word = 'item'): unknown {
+export function createValue (schema: Schema, key = '', list = ''): unknown {
   if (schema.default !== undefined) return JSON.parse(JSON.stringify(schema.default))
   if (schema.enum) return schema.enum[0]
   switch (schema.type) {
     case 'object': {
       const value: Record<string, unknown> = {}
-      for (const [name, child] of Object.entries(schema.properties ?? {})) value[name] = createValue(child, name, word)
+      for (const [name, child] of Object.entries(schema.properties ?? {})) value[name] = createValue(child, name, list)
       return value
     }
     case 'array':
       // Ids are chosen, never invented: a list of products starts empty.
       if (schema.items?.type === 'integer') return []
-      return Array.from({ length: schema.minItems ?? 0 }, () => schema.items ? createValue(schema.items, '', singular(key)) : null)
+      return Array.from({ length: schema.minItems ?? 0 }, () => schema.items ? createValue(schema.items, '', list === '' ? key : `${list}.${key}`) : null)
     case 'integer':
     case 'number':
       // A product is chosen, never invented: 0 until one is (the server names the missing choice).
@@ -51,7 +51,7 @@ export function createValue (schema: Schema, key = '', word = 'item'): unknown {
     case 'boolean':
       return false
     case 'string':
-      return (schema.minLength ?? 0) > 0 ? `New ${word}` : ''
+      return (schema.minLength ?? 0) > 0 ? listWords(list.split('.')).new : ''
     default:
       return null
   }

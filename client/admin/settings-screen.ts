@@ -9,11 +9,12 @@ import { AdminApi, explain } from './api.ts'
 import { confirmAction } from './confirm.ts'
 import type { ConditionTypeInfo, FormContext } from './context.ts'
 import { buildForm } from './form.ts'
+import { t, tNodes } from './i18n.ts'
 import { clone, getAt, pathKey, setAt, type Json, type Path } from './paths.ts'
 import { PreviewFrame } from './preview.ts'
 import { ProductDirectory } from './products.ts'
 import type { Schema } from './schema.ts'
-import { problemList, StatusArea } from './status.ts'
+import { problemList, problemNode, serverProblems, StatusArea, type Problem, type Problems } from './status.ts'
 
 const FREE_SECTIONS = ['enabled', 'drawer_config', 'launcher', 'behaviour', 'recommendations', 'language', 'rewards']
 const PRO_SECTIONS = ['smart_addons', 'bundles', 'spotlight', 'analytics']
@@ -42,17 +43,17 @@ export class SettingsScreen {
   readonly #schema: Schema
   readonly #pro: boolean
   readonly #status = new StatusArea()
-  readonly #form = h('form', { class: 'admin-form', novalidate: true, 'data-role': 'form', 'aria-label': 'Settings' })
+  readonly #form = h('form', { class: 'admin-form', novalidate: true, 'data-role': 'form', 'aria-label': t('settings.form') })
   readonly #preview: PreviewFrame
   readonly #fields = new Map<string, Field>()
   readonly #buttons: Record<'save' | 'discard' | 'reset' | 'export' | 'import', HTMLButtonElement>
-  readonly #file = h('input', { type: 'file', accept: 'application/json,.json', hidden: true, 'data-action': 'import-file', 'aria-label': 'Settings file to import' })
+  readonly #file = h('input', { type: 'file', accept: 'application/json,.json', hidden: true, 'data-action': 'import-file', 'aria-label': t('settings.importFile') })
   #products: ProductDirectory | null = null
   #conditionTypes: ConditionTypeInfo[] = []
   #saved: Versioned | null = null
   #draft: Json = {}
   /** Values typed that cannot be sent (an amount that is not one), with their messages, by path. */
-  readonly #typed = new Map<string, string>()
+  readonly #typed = new Map<string, Problem>()
   #busy = false
   /** The language the preview shows and the texts editor edits; null: the draft's shop language. */
   #previewLocale: Locale | null = null
@@ -69,11 +70,11 @@ export class SettingsScreen {
       return element
     }
     this.#buttons = {
-      save: button('save', 'Save changes', 'admin-primary'),
-      discard: button('discard', 'Discard changes'),
-      reset: button('reset', 'Reset to defaults', 'admin-danger'),
-      export: button('export', 'Export to a file'),
-      import: button('import', 'Import a file…')
+      save: button('save', t('settings.save'), 'admin-primary'),
+      discard: button('discard', t('settings.discard')),
+      reset: button('reset', t('settings.reset'), 'admin-danger'),
+      export: button('export', t('settings.export')),
+      import: button('import', t('settings.import'))
     }
     this.#buttons.save.addEventListener('click', () => { this.#work(() => this.save()) })
     this.#buttons.discard.addEventListener('click', () => { this.#discard() })
@@ -117,15 +118,15 @@ export class SettingsScreen {
         h('div', { class: 'admin-layout' },
           h('div', { class: 'admin-editor' },
             h('div', { class: 'admin-toolbar' },
-              h('div', { class: 'admin-actions', role: 'group', 'aria-label': 'Save' }, this.#buttons.save, this.#buttons.discard),
+              h('div', { class: 'admin-actions', role: 'group', 'aria-label': t('settings.saveGroup') }, this.#buttons.save, this.#buttons.discard),
               this.#status.element),
-            h('div', { class: 'admin-actions admin-file-actions', role: 'group', 'aria-label': 'Settings file' },
+            h('div', { class: 'admin-actions admin-file-actions', role: 'group', 'aria-label': t('settings.fileGroup') },
               this.#buttons.export, this.#buttons.import, this.#buttons.reset, this.#file),
             this.#form),
           this.#preview.element))
       this.#load(saved, null)
     } catch (error) {
-      this.#root.replaceChildren(h('p', { class: 'admin-status', 'data-kind': 'error', role: 'alert' }, `The settings could not be loaded: ${explain(error)}`))
+      this.#root.replaceChildren(h('p', { class: 'admin-status', 'data-kind': 'error', role: 'alert' }, ...tNodes('settings.loadFailed', { reason: explain(error) })))
     } finally {
       this.#root.removeAttribute('aria-busy')
     }
@@ -167,12 +168,12 @@ export class SettingsScreen {
         this.#render(focus)
         this.#changed()
       },
-      invalid: (path, message) => {
+      invalid: (path, message, lang) => {
         if (message === null) this.#typed.delete(pathKey(path))
-        else this.#typed.set(pathKey(path), message)
+        else this.#typed.set(pathKey(path), { text: message, lang })
         const field = this.#fieldFor(pathKey(path))
         if (field === undefined) return
-        field.error.textContent = message ?? ''
+        field.error.replaceChildren(...(message === null ? [] : [problemNode({ text: message, lang })]))
         if (message === null) delete field.wrapper.dataset.invalid
         else field.wrapper.dataset.invalid = ''
       },
@@ -214,7 +215,7 @@ export class SettingsScreen {
     const dirty = this.#dirty
     this.#buttons.discard.disabled = !dirty
     this.#root.dataset.dirty = String(dirty)
-    if (dirty && this.#status.element.dataset.kind !== 'error') this.#status.show('warning', 'Unsaved changes.')
+    if (dirty && this.#status.element.dataset.kind !== 'error') this.#status.show('warning', t('settings.unsaved'))
     else if (!dirty && this.#status.element.dataset.kind === 'warning') this.#status.clear()
     const language = this.#draft.language as LanguageSettings
     this.#preview.update(this.#draft.drawer_config as DrawerConfig, this.#draft.launcher as LauncherSettings, language, this.#previewLocale ?? language.locale, this.#draft.behaviour as BehaviourSettings)
@@ -242,15 +243,15 @@ export class SettingsScreen {
     if (this.#saved === null) return
     this.#clearProblems()
     const typed = this.#typedProblems()
-    if (Object.keys(typed).length > 0) return this.#showProblems(typed, 'Nothing was saved: fix the marked settings.')
+    if (Object.keys(typed).length > 0) return this.#showProblems(typed)
     try {
       const saved = await this.#api.json<Versioned>('POST', 'settings', { settings: this.#draft, version: overwrite ?? this.#saved.version })
-      this.#load(saved, 'Settings saved.')
+      this.#load(saved, t('settings.saved'))
     } catch (error) {
       if (!(error instanceof ApiError)) throw error
       if (error.status === 409 && error.code === 'svc_settings_conflict') return this.#conflict(Number(error.data.version))
       if (error.status === 400 && error.data.params && typeof error.data.params === 'object') {
-        return this.#showProblems(error.data.params as Record<string, string>, 'Nothing was saved: fix the marked settings.')
+        return this.#showProblems(serverProblems(error.data.params as Record<string, string>))
       }
       throw error
     }
@@ -258,27 +259,27 @@ export class SettingsScreen {
 
   /** Another manager saved since this page read the settings: keep the draft, offer their version or ours. */
   #conflict (version: number): void {
-    const reload = h('button', { type: 'button', 'data-action': 'conflict-reload' }, 'Load the saved settings (drops your changes)')
-    const overwrite = h('button', { type: 'button', 'data-action': 'conflict-overwrite' }, 'Save yours over them')
+    const reload = h('button', { type: 'button', 'data-action': 'conflict-reload' }, t('settings.conflictReload'))
+    const overwrite = h('button', { type: 'button', 'data-action': 'conflict-overwrite' }, t('settings.conflictOverwrite'))
     reload.addEventListener('click', () => {
-      this.#work(async () => { this.#load(await this.#api.json<Versioned>('GET', 'settings'), 'The settings saved by the other manager are loaded.') })
+      this.#work(async () => { this.#load(await this.#api.json<Versioned>('GET', 'settings'), t('settings.conflictLoaded')) })
     })
     overwrite.addEventListener('click', () => { this.#work(() => this.save(version)) })
-    this.#status.show('error', 'Someone else saved the settings after you opened this page: nothing was saved.', [h('p', {}, reload, ' ', overwrite)])
+    this.#status.show('error', t('settings.conflict'), [h('p', {}, reload, ' ', overwrite)])
     this.#root.dataset.conflict = String(version)
   }
 
   #discard (): void {
     if (this.#saved === null) return
     this.#clearProblems()
-    this.#load(this.#saved, 'Changes discarded.')
+    this.#load(this.#saved, t('settings.discarded'))
   }
 
   async reset (): Promise<void> {
-    const sure = await confirmAction('Reset every setting?', 'Every setting goes back to its default value, for every edition. Export the settings first to keep a copy.', 'Reset to defaults')
+    const sure = await confirmAction(t('settings.resetAsk'), t('settings.resetDetail'), t('settings.reset'))
     if (!sure) return
     this.#clearProblems()
-    this.#load(await this.#api.json<Versioned>('DELETE', 'settings'), 'The default settings are restored.')
+    this.#load(await this.#api.json<Versioned>('DELETE', 'settings'), t('settings.resetDone'))
   }
 
   async export (): Promise<void> {
@@ -290,55 +291,52 @@ export class SettingsScreen {
     link.click()
     link.remove()
     setTimeout(() => { URL.revokeObjectURL(url) }, 60_000)
-    this.#status.show('ok', `Exported as ${name}.`)
+    this.#status.show('ok', t('settings.exported', { file: name }))
   }
 
   /** Checks what can be checked here, asks, then lets the server check the whole file: invalid, nothing changes. */
   async import (file: File): Promise<void> {
     this.#clearProblems()
-    if (file.size > MAX_IMPORT_BYTES) return this.#importRefused({ file: `is ${Math.ceil(file.size / 1024)} KiB; at most 256 KiB` })
+    if (file.size > MAX_IMPORT_BYTES) return this.#status.show('error', t('settings.importTooBig', { size: Math.ceil(file.size / 1024) }))
     let document: unknown
     try {
       document = JSON.parse(await file.text())
     } catch {
-      return this.#importRefused({ file: 'is not JSON (choose a file exported from this screen)' })
+      return this.#status.show('error', t('settings.importNotJson'))
     }
-    const sure = await confirmAction(`Import ${file.name}?`,
-      `Every setting is replaced by the file's${this.#dirty ? ', and your unsaved changes are lost' : ''}. A file with any problem changes nothing.`,
-      'Import')
+    const sure = await confirmAction(t('settings.importAsk', { file: file.name }),
+      t(this.#dirty ? 'settings.importDetailDirty' : 'settings.importDetail'), t('settings.importConfirm'))
     if (!sure) return
     try {
-      this.#load(await this.#api.json<Versioned>('POST', 'settings/import', document), `Imported ${file.name}.`)
+      this.#load(await this.#api.json<Versioned>('POST', 'settings/import', document), t('settings.imported', { file: file.name }))
     } catch (error) {
       if (error instanceof ApiError && error.status === 400 && error.data.params && typeof error.data.params === 'object') {
-        return this.#importRefused(error.data.params as Record<string, string>)
+        return this.#importRefused(serverProblems(error.data.params as Record<string, string>))
       }
-      if (error instanceof ApiError && error.status === 413) return this.#importRefused({ file: 'is too large' })
+      if (error instanceof ApiError && error.status === 413) return this.#status.show('error', t('settings.importTooLarge'))
       throw error
     }
   }
 
-  #importRefused (problems: Record<string, string>): void {
-    const count = Object.keys(problems).length
-    this.#status.show('error', `The file was not imported, nothing was changed: ${count} ${count === 1 ? 'problem' : 'problems'}.`, [problemList(problems)])
+  #importRefused (problems: Problems): void {
+    this.#status.show('error', t('settings.importRefused', { count: Object.keys(problems).length }), [problemList(problems)])
   }
 
   // ---- problems next to their fields -----------------------------------------------------------------------------
 
-  #shownProblems: Record<string, string> | null = null
+  #shownProblems: Problems | null = null
 
   /** The values typed that cannot be sent and are still in the draft (a list edit may have removed one). */
-  #typedProblems (): Record<string, string> {
+  #typedProblems (): Problems {
     for (const path of this.#typed.keys()) {
       if (typeof getAt(this.#draft, path.split('.')) !== 'string') this.#typed.delete(path)
     }
     return Object.fromEntries(this.#typed)
   }
 
-  #showProblems (problems: Record<string, string>, text: string): void {
+  #showProblems (problems: Problems): void {
     this.#shownProblems = problems
-    const count = Object.keys(problems).length
-    this.#status.show('error', `${text} ${count} ${count === 1 ? 'problem' : 'problems'}:`, [problemList(problems, (path) => { this.#focusField(path) })])
+    this.#status.show('error', t('settings.notSaved', { count: Object.keys(problems).length }), [problemList(problems, (path) => { this.#focusField(path) })])
     this.#markFields(problems)
     const first = Object.keys(problems)[0]
     if (first !== undefined) this.#focusField(first)
@@ -354,17 +352,21 @@ export class SettingsScreen {
     return undefined
   }
 
-  #markFields (problems: Record<string, string>): void {
+  #markFields (problems: Problems): void {
     for (const field of this.#fields.values()) {
       field.error.textContent = ''
       delete field.wrapper.dataset.invalid
     }
-    for (const [path, message] of Object.entries(problems)) {
+    for (const [path, problem] of Object.entries(problems)) {
       const field = this.#fieldFor(path)
       if (field === undefined) continue
       const exact = field.error.dataset.error === path
-      const line = exact ? message : `${path.slice((field.error.dataset.error ?? '').length + 1)}: ${message}`
-      field.error.textContent = field.error.textContent ? `${field.error.textContent} ${line}` : line
+      // A problem of a value inside the field (a condition's `value`) names the value's key in the document.
+      const line = exact
+        ? [problemNode(problem)]
+        : tNodes('problem.line', { place: h('code', { translate: 'no' }, path.slice((field.error.dataset.error ?? '').length + 1)), problem: problemNode(problem) })
+      if (field.error.hasChildNodes()) field.error.append(' ')
+      field.error.append(...line)
       field.wrapper.dataset.invalid = ''
     }
   }

@@ -4,7 +4,8 @@ import { MESSAGE_IDS } from '../../i18n/en.ts'
 import { LOCALES, RTL_LOCALES, type Locale } from '../../i18n/locales.ts'
 import { h } from '../dom.ts'
 import type { FormContext } from './context.ts'
-import { optionLabel } from './labels.ts'
+import { t, tNodes } from './i18n.ts'
+import { labelFor, optionLabel } from './labels.ts'
 import { pathKey, type Path } from './paths.ts'
 
 /**
@@ -30,6 +31,8 @@ export function textsEditor (context: FormContext, path: Path): HTMLElement {
       type: 'text',
       lang: chosen,
       dir,
+      // The placeholder is the catalog's own text, shown as it is.
+      translate: 'no',
       value: typeof value === 'string' ? value : '',
       placeholder: original,
       'data-path': pathKey(at),
@@ -37,28 +40,27 @@ export function textsEditor (context: FormContext, path: Path): HTMLElement {
     })
     const error = h('p', { class: 'admin-error', id: `${fieldId}-error`, 'data-error': pathKey(at) })
     const wrapper = h('div', { class: 'admin-field', 'data-text': id },
-      h('label', { for: fieldId }, id),
+      // The message's id names it (a code, as in the catalogs), next to the catalog's own wording.
+      h('label', { for: fieldId, translate: 'no' }, id),
       input,
-      h('p', { class: 'admin-help', id: `${fieldId}-original` }, 'Catalog: ', h('span', { lang: chosen, dir }, original)),
+      h('p', { class: 'admin-help', id: `${fieldId}-original` }, ...tNodes('texts.catalog', { text: h('span', { lang: chosen, dir, translate: 'no' }, original) })),
       error)
     context.field(at, wrapper, error)
     input.addEventListener('input', () => {
       const text = input.value
       context.set(at, text)
-      context.invalid(at, text === '' ? null : overrideProblem(text, original, chosen))
+      // The check is the server's own (i18n/compile.ts), whose words are English.
+      context.invalid(at, text === '' ? null : overrideProblem(text, original, chosen), 'en')
     })
     return wrapper
   })
   const error = h('p', { class: 'admin-error', 'data-error': pathKey(path) })
   const wrapper = h('div', { class: 'admin-list-wrap', 'data-path': pathKey(path) },
-    h('h3', {}, 'Your own texts'),
-    h('p', { class: 'admin-help' },
-      'Any text of the drawer in your own words, per language. Leave a field empty to keep the catalog’s text. ',
-      'Keep the placeholders in braces: {name} is replaced by a product’s name, and a {count, plural, one {# item} other {# items}} ',
-      'part chooses the words for the number. The live preview shows the language chosen here.'),
-    h('div', { class: 'admin-field' }, h('label', { for: 'f-language-texts-locale' }, 'Texts for'), choose),
+    h('h3', {}, labelFor(path)),
+    h('p', { class: 'admin-help' }, t('texts.help')),
+    h('div', { class: 'admin-field' }, h('label', { for: 'f-language-texts-locale' }, t('texts.for')), choose),
     h('details', { class: 'admin-texts', 'data-role': 'texts', open: Object.values(context.get([...path, chosen]) ?? {}).some((text) => text !== '') },
-      h('summary', {}, `The drawer’s ${MESSAGE_IDS.length} texts`),
+      h('summary', {}, t('texts.summary', { count: MESSAGE_IDS.length })),
       ...rows),
     error)
   context.field(path, wrapper, error)

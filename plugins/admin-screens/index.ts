@@ -13,8 +13,9 @@ import type { Login, StorefrontContext, StorefrontLink } from '../cart-drawer/in
 import { platformCartUrl } from '../drawer-assets/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 import type { AdminPageConfig, AdminScreen } from './page-config.ts'
+import { ADMIN_CATALOG_PATH, adminLocale, compileAdminCatalogs, pageWords, type PageWords } from './i18n.ts'
 import {
-  ANALYTICS_MAIN, LOGIN_MAIN, PREVIEW_MAIN, refusedMain, renderAdminPage, SETTINGS_MAIN, type AdminAssets
+  analyticsMain, loginMain, previewMain, refusedMain, renderAdminPage, settingsMain, type AdminAssets
 } from './pages.ts'
 import { ADMIN_CSS } from './styles.ts'
 
@@ -37,11 +38,24 @@ export const ADMIN_STYLE_PATH = '/assets/svc-admin.css'
 /** The settings document's JSON schema as plain JSON (TypeBox's symbol keys dropped). */
 const SETTINGS_JSON_SCHEMA = JSON.parse(JSON.stringify(SettingsSchema)) as Record<string, unknown>
 
-const PAGE_TITLES: Record<'settings' | 'analytics' | 'preview', string> = {
-  settings: 'Cart drawer settings',
-  analytics: 'Cart drawer analytics',
-  preview: 'Cart drawer preview'
+const PAGE_TITLES = {
+  settings: 'page.settingsTitle',
+  analytics: 'page.analyticsTitle',
+  preview: 'page.previewTitle'
+} as const
+const PAGE_MAINS: Record<'settings' | 'analytics' | 'preview', (words: PageWords) => string> = {
+  settings: settingsMain,
+  analytics: analyticsMain,
+  preview: previewMain
 }
+/** `?lang=`: a BCP 47 language tag (`de`, `fr-CA`); a language the screens do not speak falls back to the shop's. */
+const PageQuery = Type.Object({
+  lang: Type.Optional(Type.String({
+    maxLength: 35,
+    pattern: '^[A-Za-z]{2,8}([-_][A-Za-z0-9]{1,8})*$',
+    description: 'The screens\' language for this manager (`en`, `de`, `fr`, `es`, `ar`, `ja`; `de-AT` is German); any other, or none, is the shop\'s `language.locale`.'
+  }))
+})
 
 /**
  * The admin screens: the settings editor (every setting, a live preview of the drawer, save, reset, export, import),
@@ -51,9 +65,10 @@ const PAGE_TITLES: Record<'settings' | 'analytics' | 'preview', string> = {
  * the `svc/v1` admin routes.
  */
 export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, options) => {
-  const shop = fastify.commerce
+  const { commerce: shop, settings } = fastify
   const pro = options.edition === 'pro'
   const style = describeBundle(Buffer.from(ADMIN_CSS))
+  const catalogs = compileAdminCatalogs()
   const script = bundleLoader(options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE), () => bundleAdmin(), () => {
     fastify.log.warn('the admin script is not built (npm run build:client): bundling it in memory')
   })
@@ -62,7 +77,9 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     return { script: `${ADMIN_SCRIPT_PATH}?v=${(await script()).hash}`, style: `${ADMIN_STYLE_PATH}?v=${style.hash}` }
   }
 
-  function config (screen: AdminScreen, nonce: string | null): AdminPageConfig {
+  /** A page's configuration; `lang` is the manager's `?lang=` (kept in the screens' links), `words` the page's language. */
+  function config (screen: AdminScreen, nonce: string | null, words: PageWords, lang: string | null): AdminPageConfig {
+    const keep = (url: string) => lang === null ? url : `${url}?lang=${lang}`
     return {
       screen,
       edition: options.edition,
@@ -72,10 +89,14 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       loginUrl: shop.urls.login,
       logoutUrl: shop.urls.logout,
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
-      urls: { settings: ADMIN_PATHS.settings, analytics: pro ? ADMIN_PATHS.analytics : null, preview: ADMIN_PATHS.preview, storefront: `${shop.homeUrl}/` },
+      urls: { settings: keep(ADMIN_PATHS.settings), analytics: pro ? keep(ADMIN_PATHS.analytics) : null, preview: keep(ADMIN_PATHS.preview), storefront: `${shop.homeUrl}/` },
       checkoutUrl: shop.urls.checkout,
       cartUrl: platformCartUrl(shop.homeUrl),
-      currency: currencyBlock(shop.currency)
+      currency: currencyBlock(shop.currency),
+      i18n: {
+        locale: words.locale,
+        catalog: catalogs.files.has(`${words.locale}.json`) ? `${ADMIN_CATALOG_PATH}${words.locale}.json?v=${catalogs.hash}` : null
+      }
     }
   }
 
@@ -83,7 +104,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
    * An admin page for a shop manager; the login form (401) for a guest; a refusal (403) for anyone else. Never
    * cached, never framed by another site.
    */
-  async function page (request: FastifyRequest, reply: FastifyReply, screen: 'settings' | 'analytics' | 'preview', main: string): Promise<string> {
+  async function page (request: FastifyRequest<{ Querystring: { lang?: string } }>, reply: FastifyReply, screen: 'settings' | 'analytics' | 'preview'): Promise<string> {
     reply
       .type('text/html; charset=utf-8')
       .header('Cache-Control', 'no-store, private')
@@ -91,21 +112,29 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
       .header('Referrer-Policy', 'same-origin')
     const authenticated: Login | null = await shop.login(request)
     const files = await assets()
+    const shopLocale = (await settings.get()).settings.language.locale
+    const { locale, requested } = adminLocale(request.query.lang, shopLocale)
+    const words = pageWords(catalogs, locale)
     if (authenticated === null) {
       reply.code(401)
-      return renderAdminPage({ title: 'Log in', config: config('login', null), assets: files, userName: null, main: LOGIN_MAIN })
+      return renderAdminPage({ title: words.html('page.loginTitle'), config: config('login', null, words, requested), assets: files, userName: null, main: loginMain(words), words })
     }
     const userName = authenticated.user.displayName
     if (!shop.canManageShop(authenticated.user)) {
       reply.code(403)
-      return renderAdminPage({ title: 'Not allowed', config: config('refused', null), assets: files, userName, main: refusedMain(userName) })
+      return renderAdminPage({
+        title: words.html('page.refusedTitle'), config: config('refused', null, words, requested), assets: files, userName, main: refusedMain(userName, words), words
+      })
     }
     return renderAdminPage({
-      title: PAGE_TITLES[screen],
-      config: config(screen, shop.restNonce(authenticated)),
+      title: words.html(PAGE_TITLES[screen]),
+      config: config(screen, shop.restNonce(authenticated), words, requested),
       assets: files,
       userName,
-      main,
+      main: PAGE_MAINS[screen](words),
+      words,
+      // The preview's frame stands for a page of the shop: the shop's language and direction, whatever the manager's.
+      document: screen === 'preview' ? { lang: shopLocale, dir: pageWords(catalogs, adminLocale(undefined, shopLocale).locale).dir } : undefined,
       bodyClass: screen === 'preview' ? 'svc-preview-frame' : undefined
     })
   }
@@ -115,6 +144,7 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     operationId,
     summary,
     description: 'HTML for a user with `manage_shop`; the login form (401) for a guest; a refusal (403) without the capability.',
+    querystring: PageQuery,
     security: SESSION_SECURITY,
     produces: ['text/html'],
     response: {
@@ -124,22 +154,25 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     }
   })
 
-  fastify.get(ADMIN_PATHS.settings, { schema: pageSchema('getAdminSettingsPage', 'The settings screen (HTML)') },
-    (request, reply) => page(request, reply, 'settings', SETTINGS_MAIN))
+  fastify.get<{ Querystring: { lang?: string } }>(ADMIN_PATHS.settings, { schema: pageSchema('getAdminSettingsPage', 'The settings screen (HTML)') },
+    (request, reply) => page(request, reply, 'settings'))
   fastify.get(ADMIN_BASE.slice(0, -1), {
     schema: {
       tags: ['admin'],
       operationId: 'redirectToAdminSettings',
       summary: 'To the settings screen',
       security: PUBLIC_SECURITY,
-      response: { 302: { description: 'Redirect to `/admin/cart-drawer/`.', type: 'null' } }
+      response: { 302: { description: 'Redirect to `/admin/cart-drawer/` (with the same query, `?lang=`).', type: 'null' } }
     }
-  }, (_request, reply) => reply.redirect(ADMIN_BASE))
-  fastify.get(ADMIN_PATHS.preview, { schema: pageSchema('getAdminPreviewPage', 'The settings screen\'s live preview frame (HTML)') },
-    (request, reply) => page(request, reply, 'preview', PREVIEW_MAIN))
+  }, (request, reply) => {
+    const query = request.url.indexOf('?')
+    return reply.redirect(ADMIN_BASE + (query === -1 ? '' : request.url.slice(query)))
+  })
+  fastify.get<{ Querystring: { lang?: string } }>(ADMIN_PATHS.preview, { schema: pageSchema('getAdminPreviewPage', 'The settings screen\'s live preview frame (HTML)') },
+    (request, reply) => page(request, reply, 'preview'))
   if (pro) {
-    fastify.get(ADMIN_PATHS.analytics, { schema: pageSchema('getAdminAnalyticsPage', 'The analytics dashboard (HTML, Pro)') },
-      (request, reply) => page(request, reply, 'analytics', ANALYTICS_MAIN))
+    fastify.get<{ Querystring: { lang?: string } }>(ADMIN_PATHS.analytics, { schema: pageSchema('getAdminAnalyticsPage', 'The analytics dashboard (HTML, Pro)') },
+      (request, reply) => page(request, reply, 'analytics'))
   }
 
   // The storefront's header links the settings screen for a shop manager.
@@ -176,6 +209,28 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
     return sendStaticAsset(request, reply, file, 'text/javascript; charset=utf-8')
   })
 
+  fastify.get<{ Params: { file: string }, Querystring: { v?: string } }>(`${ADMIN_CATALOG_PATH}:file`, {
+    schema: {
+      tags: ['admin'],
+      operationId: 'getAdminCatalog',
+      summary: 'The admin screens\' words in one language',
+      description: 'The admin catalog of one supported locale other than English (`de.json`, `fr.json`, `es.json`, `ar.json`, `ja.json`): its ICU messages compiled to the JSON the admin script formats. Fetched by the admin pages in that language; gzipped when accepted, with an ETag, cached for a year under the hashed URL (`?v=<hash>`).',
+      params: Type.Object({ file: Type.String({ pattern: '^[a-z]{2}\\.json$', description: '`<locale>.json`' }) }),
+      querystring: assetQuery,
+      security: PUBLIC_SECURITY,
+      response: {
+        200: { description: 'The compiled catalog (`application/json`).', type: 'object', additionalProperties: true },
+        304: { description: 'Not modified (`If-None-Match` names the current ETag).', type: 'null' },
+        400: ErrorBody,
+        404: { ...ErrorBody, 'x-response-description': 'Not a supported locale (`svc_not_found`).' }
+      }
+    }
+  }, async (request, reply) => {
+    const file = catalogs.files.get(request.params.file)
+    if (file === undefined) throw restError('svc_not_found', 'There is no admin catalog for this locale.')
+    return sendStaticAsset(request, reply, file, 'application/json; charset=utf-8')
+  })
+
   fastify.get<{ Querystring: { v?: string } }>(ADMIN_STYLE_PATH, {
     schema: assetSchema('getAdminStylesheet', 'The admin screens\' stylesheet', 'The stylesheet (`text/css`).')
   }, async (request, reply) => sendStaticAsset(request, reply, style, 'text/css; charset=utf-8'))
@@ -183,3 +238,4 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
 
 export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from './page-config.ts'
 export { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
+export { ADMIN_CATALOG_PATH } from './i18n.ts'

@@ -1,4 +1,5 @@
 import type { CurrencyBlock } from '../../domain/money.ts'
+import type { Locale } from '../../i18n/locales.ts'
 import type { Edition } from '../security/index.ts'
 
 /**
@@ -28,6 +29,15 @@ export interface AdminPageConfig {
   cartUrl: string
   /** The shop's currency: the settings screen shows and takes amounts in it (they are saved in its smallest unit). */
   currency: CurrencyBlock
+  /** The screens' language (the page's `<html lang>`): where its words come from. */
+  i18n: AdminPageI18n
+}
+
+export interface AdminPageI18n {
+  /** The manager's `?lang=` when the screens speak it, else the shop's `language.locale`. */
+  locale: Locale
+  /** The locale's compiled admin catalog (`/assets/svc-admin-i18n/<locale>.json?v=<hash>`); null for English, in the script. */
+  catalog: string | null
 }
 
 export const ADMIN_CONFIG_ID = 'svc-admin-config'

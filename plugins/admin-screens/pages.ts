@@ -1,5 +1,6 @@
 import { escapeHtml } from '../../domain/html.ts'
 import { jsonForScript } from '../../domain/json-script.ts'
+import type { PageWords } from './i18n.ts'
 import { ADMIN_CONFIG_ID, type AdminPageConfig } from './page-config.ts'
 
 export interface AdminAssets {
@@ -8,6 +9,7 @@ export interface AdminAssets {
 }
 
 interface PageView {
+  /** The page's title, as HTML (escaped). */
   title: string
   config: AdminPageConfig
   assets: AdminAssets
@@ -15,42 +17,54 @@ interface PageView {
   userName: string | null
   /** The page's content (already escaped). */
   main: string
+  /** The page's words, in the admin language (`<html lang dir>`). */
+  words: PageWords
+  /**
+   * The page's own language when it is not its words' (the live preview's frame stands for a page of the shop: the
+   * shop's language and direction, which a drawer in a left-to-right language follows).
+   */
+  document?: { lang: string, dir: 'ltr' | 'rtl' }
   bodyClass?: string
 }
 
-function nav (config: AdminPageConfig, userName: string | null): string {
+/** A value inside a sentence: its own direction whatever the sentence's (a name in Latin letters in Arabic). */
+const value = (html: string): string => `<bdi>${html}</bdi>`
+
+function nav (config: AdminPageConfig, userName: string | null, words: PageWords): string {
   const current = (screen: AdminPageConfig['screen']) => config.screen === screen ? ' aria-current="page"' : ''
   // The screens' links only for a manager (the login and refusal pages link the storefront alone).
   const manager = config.screen === 'settings' || config.screen === 'analytics'
   const links = [
-    `<a href="${escapeHtml(config.urls.storefront)}">← Storefront</a>`,
-    manager ? `<a href="${escapeHtml(config.urls.settings)}"${current('settings')}>Settings</a>` : '',
-    manager && config.urls.analytics !== null ? `<a href="${escapeHtml(config.urls.analytics)}"${current('analytics')}>Analytics</a>` : ''
+    `<a href="${escapeHtml(config.urls.storefront)}">${words.html('page.storefront')}</a>`,
+    manager ? `<a href="${escapeHtml(config.urls.settings)}"${current('settings')}>${words.html('page.settings')}</a>` : '',
+    manager && config.urls.analytics !== null ? `<a href="${escapeHtml(config.urls.analytics)}"${current('analytics')}>${words.html('page.analytics')}</a>` : ''
   ].filter(Boolean).join('\n')
+  // On a phone only the name shows: the words around it are for screen readers (`.admin-user-words`).
   const account = userName === null
     ? ''
-    : `<span class="admin-user"><span><span class="admin-user-words">Logged in as </span><strong>${escapeHtml(userName)}</strong></span>
-<button type="button" id="admin-logout">Log out</button></span>`
-  return `<header class="admin-header"><strong class="admin-brand">Cart drawer</strong>
-<nav aria-label="Admin">${links}</nav>${account}</header>`
+    : `<span class="admin-user"><span>${words.html('page.loggedIn', { name: value(`<strong>${escapeHtml(userName)}</strong>`) },
+      (text) => `<span class="admin-user-words">${text}</span>`)}</span>
+<button type="button" id="admin-logout">${words.html('page.logout')}</button></span>`
+  return `<header class="admin-header"><strong class="admin-brand">${words.html('page.brand')}</strong>
+<nav aria-label="${words.html('page.nav')}">${links}</nav>${account}</header>`
 }
 
 /**
  * An admin page: no inline script, style or event handler (the page's data is JSON in a `type="application/json"`
- * element, the script and the styles are files), every value escaped.
+ * element, the script and the styles are files), every value escaped. Its `lang` and `dir` are the admin language's.
  */
-export function renderAdminPage ({ title, config, assets, userName, main, bodyClass }: PageView): string {
+export function renderAdminPage ({ title, config, assets, userName, main, words, document, bodyClass }: PageView): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(document?.lang ?? words.locale)}" dir="${document?.dir ?? words.dir}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="robots" content="noindex">
-<title>${escapeHtml(title)}</title>
+<title>${title}</title>
 <link rel="stylesheet" href="${escapeHtml(assets.style)}">
 </head>
 <body class="${escapeHtml(bodyClass ?? 'svc-admin')}" data-screen="${escapeHtml(config.screen)}">
-${config.screen === 'preview' ? '' : nav(config, userName)}
+${config.screen === 'preview' ? '' : nav(config, userName, words)}
 <main id="admin-main">
 ${main}
 </main>
@@ -60,30 +74,32 @@ ${main}
 </html>`
 }
 
-export const SETTINGS_MAIN = `<h1>Cart drawer settings</h1>
-<noscript><p class="admin-note">The settings screen needs JavaScript.</p></noscript>
-<div id="admin-app" class="admin-app" aria-busy="true"><p class="admin-note">Loading the settings…</p></div>`
+export const settingsMain = (words: PageWords): string => `<h1>${words.html('page.settingsTitle')}</h1>
+<noscript><p class="admin-note">${words.html('page.settingsNoscript')}</p></noscript>
+<div id="admin-app" class="admin-app" aria-busy="true"><p class="admin-note">${words.html('page.settingsLoading')}</p></div>`
 
-export const ANALYTICS_MAIN = `<h1>Cart drawer analytics</h1>
-<noscript><p class="admin-note">The analytics screen needs JavaScript.</p></noscript>
-<div id="admin-app" class="admin-app" aria-busy="true"><p class="admin-note">Loading…</p></div>`
+export const analyticsMain = (words: PageWords): string => `<h1>${words.html('page.analyticsTitle')}</h1>
+<noscript><p class="admin-note">${words.html('page.analyticsNoscript')}</p></noscript>
+<div id="admin-app" class="admin-app" aria-busy="true"><p class="admin-note">${words.html('page.analyticsLoading')}</p></div>`
 
-/** The live preview's frame: a bare page behind the drawer, which the admin script draws with unsaved settings. */
-export const PREVIEW_MAIN = `<div class="preview-page" aria-hidden="true">
+/**
+ * The live preview's frame: a bare page behind the drawer, which the admin script draws with unsaved settings. The
+ * page is in the shop's language; its one sentence for the manager says its own.
+ */
+export const previewMain = (words: PageWords): string => `<div class="preview-page" aria-hidden="true">
 <div class="preview-bar"></div><div class="preview-grid"><div></div><div></div><div></div><div></div><div></div><div></div></div>
 </div>
-<p class="preview-hint">Preview: the drawer with the settings being edited.</p>`
+<p class="preview-hint" lang="${words.locale}" dir="${words.dir}">${words.html('page.previewHint')}</p>`
 
-export const LOGIN_MAIN = `<h1>Log in to manage the cart drawer</h1>
+export const loginMain = (words: PageWords): string => `<h1>${words.html('page.loginHeading')}</h1>
 <form id="admin-login" class="admin-login" autocomplete="on" novalidate>
-<label>E-mail <input name="email" type="email" autocomplete="username" required></label>
-<label>Password <input name="password" type="password" autocomplete="current-password" required></label>
-<button type="submit" class="admin-primary">Log in</button>
+<label>${words.html('page.email')} <input name="email" type="email" autocomplete="username" required></label>
+<label>${words.html('page.password')} <input name="password" type="password" autocomplete="current-password" required></label>
+<button type="submit" class="admin-primary">${words.html('page.login')}</button>
 <p id="admin-login-message" class="admin-error" role="alert"></p>
 </form>`
 
-export function refusedMain (userName: string): string {
-  return `<h1>Not allowed</h1>
-<p class="admin-note" role="alert">You are logged in as <strong>${escapeHtml(userName)}</strong>, who may not manage the shop.
-Log in as a shop manager to change the cart drawer.</p>`
+export function refusedMain (userName: string, words: PageWords): string {
+  return `<h1>${words.html('page.refusedTitle')}</h1>
+<p class="admin-note" role="alert">${words.html('page.refused', { name: value(`<strong>${escapeHtml(userName)}</strong>`) })}</p>`
 }

@@ -79,7 +79,7 @@ button,input,select,textarea{font:inherit}
 .admin-item-actions{display:flex;flex-wrap:wrap;gap:.5rem}
 .admin-chosen{margin:0 0 .35rem;display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .admin-chips{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;padding:0;margin:0 0 .35rem}
-.admin-chip{display:inline-flex;align-items:center;gap:.25rem;padding:0 0 0 .75rem;border-radius:999px;background:#e5e7eb;font-size:.9rem}
+.admin-chip{display:inline-flex;align-items:center;gap:.25rem;padding:0;padding-inline-start:.75rem;border-radius:999px;background:#e5e7eb;font-size:.9rem}
 .admin-chip button{border:0;border-radius:999px;background:none;padding:0}
 .admin-picker{position:relative;max-width:24rem}
 .admin-results{list-style:none;margin:.25rem 0 0;padding:0;border:1px solid #d1d5db;border-radius:6px;background:#fff;max-height:16rem;overflow:auto}

@@ -224,7 +224,9 @@ browserTest('the admin screens', async (t) => {
     const point = `[data-role="chart"] g[data-series="drawer_open"] circle[data-day="${today}"]`
     t.equal(Number(await page.getAttribute(point, 'data-value')), opens, 'today\'s point of the drawer-open line')
     t.equal(await page.locator('[data-role="chart"] g[data-series="drawer_open"] circle').count(), 30, 'one point a day over the last 30 days')
-    t.match(await page.textContent(`${point} title`), `${today}: ${opens} drawer opens`)
+    // The day as the screens write it: Intl's, in their language (English here).
+    const shown = await page.evaluate(`new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date('${today}T00:00:00Z'))`)
+    t.match(await page.textContent(`${point} title`), `${shown}: ${opens} drawer opens`)
     const cy = Number(await page.getAttribute(point, 'cy'))
     const baseline = Number(await page.getAttribute('[data-role="chart"] g[data-series="drawer_open"] circle[data-value="0"]', 'cy'))
     t.ok(cy < baseline, 'today\'s point is above the zero line')
