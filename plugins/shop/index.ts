@@ -184,7 +184,7 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     await storeApi.register(orderRoutes)
   }, { prefix: `${options.restRoot}wc/store/v1` })
   await fastify.register(accountRoutes)
-  await fastify.register(wcAjaxRoutes, { allowedOrigins: options.allowedOrigins })
+  await fastify.register(wcAjaxRoutes, { allowedOrigins: options.allowedOrigins, limiter })
   await fastify.register(storefrontRoutes)
 }, { name: 'shop', fastify: '5.x' })
 

@@ -9,6 +9,7 @@ import { CartActionError } from '../../../domain/cart-action-error.ts'
 import type { CartState } from '../cart/cart-service.ts'
 import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
 import { permalink } from '../store-api/serialize-product.ts'
+import type { ShopRateLimiter } from '../store-api/rate-limits.ts'
 import { MINI_CART_SELECTOR, renderMiniCart } from './mini-cart.ts'
 import { addWcAjaxConstraint, WC_AJAX_CONSTRAINT } from './wc-ajax-constraint.ts'
 
@@ -18,6 +19,8 @@ const noStore = { 'Cache-Control': 'no-store, no-cache, must-revalidate, private
 export interface WcAjaxOptions {
   /** Origins whose pages may post to the classic cart besides the shop's own (its home and site URLs'). */
   allowedOrigins?: readonly string[]
+  /** The shop's rate limiter: an add to cart that starts a cart counts against `newCart`, as on the Store API. */
+  limiter?: ShopRateLimiter | null
 }
 
 function originOf (url: string): string | null {
@@ -60,6 +63,7 @@ export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, o
       throw restError('svc_forbidden_origin', 'Cross-site requests to the classic cart are not allowed.')
     }
   })
+  options.limiter?.installClassic(fastify)
   await fastify.register(formbody, { bodyLimit: BODY_LIMIT })
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -77,15 +81,16 @@ export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, o
 
   app.post('/', {
     constraints: { [WC_AJAX_CONSTRAINT]: 'add_to_cart' },
+    config: { startsCart: true },
     bodyLimit: BODY_LIMIT,
     schema: {
       tags,
       summary: 'Classic AJAX add to cart (?wc-ajax=add_to_cart)',
-      description: 'Adds the product to the cookie session\'s cart and answers its fragments; a product that cannot be added answers `{error: true, product_url}` (status 200, as WooCommerce).',
+      description: 'Adds the product to the cookie session\'s cart and answers its fragments; a product that cannot be added answers `{error: true, product_url}` (status 200, as WooCommerce). An add that starts a cart (the cookie names no stored cart) counts against the shop\'s limit on new carts per client: past it, 429 `svc_rate_limit_exhausted` with `Retry-After`.',
       security,
       consumes,
       body: AddToCartBody,
-      response: { 200: { anyOf: [FragmentsResponse, AddToCartError], description: 'The fragments, or the product\'s page when it could not be added.' }, 400: ErrorBody }
+      response: { 200: { anyOf: [FragmentsResponse, AddToCartError], description: 'The fragments, or the product\'s page when it could not be added.' }, 400: ErrorBody, 429: ErrorBody }
     }
   }, async (request, reply) => {
     reply.headers(noStore)

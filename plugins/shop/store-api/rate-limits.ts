@@ -52,6 +52,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A Store API route's named rate limit (plugins/shop/store-api/rate-limits.ts). */
     shopRateLimit?: Exclude<ShopRateLimitName, 'newCart'>
+    /** A classic-cart route that stores the cookie's cart (`installClassic`): its writes may start one. */
+    startsCart?: boolean
   }
 }
 
@@ -73,6 +75,11 @@ export interface ShopRateLimiterOptions {
 export interface ShopRateLimiter {
   /** Adds the hook that enforces the limits to a Store API scope (add it before the scope's routes). */
   installStoreApi (scope: FastifyInstance): void
+  /**
+   * Adds the `newCart` count to the classic cart's routes that declare `config.startsCart`: their cart is the cookie's
+   * (a `Cart-Token` does not name it there), else the logged-in user's.
+   */
+  installClassic (scope: FastifyInstance): void
   /**
    * Counts a write that starts the cart `key` (not stored yet) against `newCart`, for the request's client; writes
    * racing to start the same cart share one count. Throws 503 `svc_rate_limit_unavailable` when the counter store
@@ -122,9 +129,9 @@ export function createShopRateLimiter (root: FastifyInstance, options: ShopRateL
    * The cart the request names, if any (a valid Cart-Token, else the cart cookie, else the logged-in user), as a
    * counter key, with its cart key when a token or cookie named it.
    */
-  async function namedCart (request: FastifyRequest): Promise<{ counted: string, key: string | null } | null> {
+  async function namedCart (request: FastifyRequest, useToken = true): Promise<{ counted: string, key: string | null } | null> {
     const header = request.headers['cart-token']
-    if (typeof header === 'string' && header !== '') {
+    if (useToken && typeof header === 'string' && header !== '') {
       const key = options.cartTokens.verify(header)
       if (key !== null && isCartKey(key)) return { counted: `cart:${key}`, key }
     }
@@ -198,19 +205,33 @@ export function createShopRateLimiter (root: FastifyInstance, options: ShopRateL
       const countings: Counting[] = []
       if (named !== undefined) countings.push(count(request, countedOf(named, limits[named], bucket, cart)))
       if (startsNew) countings.push(countStart(request, cartNamed?.key ?? null, bucket))
-      const results = (await Promise.all(countings)).flat()
-      if (results.length === 0) return
-      const verdict = verdictOf(results)
-      reply.header('X-RateLimit-Limit', String(verdict.limit))
-      reply.header('X-RateLimit-Remaining', String(verdict.remaining))
-      if (verdict.retryAfterSeconds > 0) {
-        throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(verdict.retryAfterSeconds) })
-      }
+      answer(reply, (await Promise.all(countings)).flat())
+    })
+  }
+
+  function answer (reply: FastifyReply, results: Awaited<Counting>): void {
+    if (results.length === 0) return
+    const verdict = verdictOf(results)
+    reply.header('X-RateLimit-Limit', String(verdict.limit))
+    reply.header('X-RateLimit-Remaining', String(verdict.remaining))
+    if (verdict.retryAfterSeconds > 0) {
+      throw restError('svc_rate_limit_exhausted', undefined, undefined, { 'Retry-After': String(verdict.retryAfterSeconds) })
+    }
+  }
+
+  function installClassic (scope: FastifyInstance): void {
+    scope.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+      if (request.routeOptions.config?.startsCart !== true || !WRITE_METHODS.has(request.method)) return
+      const named = await namedCart(request, false)
+      if (!await startsCart(named)) return
+      const { bucket } = await options.clientOf(request)
+      answer(reply, await countStart(request, named?.key ?? null, bucket))
     })
   }
 
   return {
     installStoreApi,
+    installClassic,
     async countCartStart (request, key) {
       const { bucket } = await options.clientOf(request)
       return verdictOf(await countStart(request, key, bucket))

@@ -87,6 +87,27 @@ test('new carts per client: svc/v1 writes with fresh Cart-Tokens count against t
     expectNotLimited(t, await svcWrite(app, await newCartToken(app), '2001:db8:77:2::1'), 'the next /64')
   })
 
+  t.test('the classic cart: an add to cart that starts a cart counts too', async (t) => {
+    time += 2 * HOUR
+    const ip = '198.51.100.50'
+    const add = (cookie?: string) => app.inject({
+      method: 'POST',
+      url: '/?wc-ajax=add_to_cart',
+      remoteAddress: ip,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie === undefined ? {} : { cookie }) },
+      payload: 'product_id=101&quantity=1'
+    })
+    const first = await add()
+    t.equal(first.statusCode, 200, 'a first add starts a cart', { body: first.body })
+    const cookie = first.cookies.filter((candidate) => candidate.name === 'svc_cart').map(({ name, value }) => `${name}=${value}`).join('; ')
+    expectNotLimited(t, await svcWrite(app, await newCartToken(app), ip), 'a drawer write starting a cart')
+    expectNotLimited(t, await add(), 'another browser\'s first add')
+    expectRefused(t, await add(), `new cart ${NEW_CARTS + 1} through the classic cart`)
+    const again = await add(cookie)
+    t.equal(again.statusCode, 200, 'an add to the stored cart of the cookie is not counted')
+    t.equal(again.headers['x-ratelimit-limit'], undefined, 'and carries no rate headers')
+  })
+
   t.test('writes racing to start one cart count once', async (t) => {
     time += 2 * HOUR
     const token = await newCartToken(app)
