@@ -67,7 +67,7 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   })
 }, { name: 'cart-drawer', fastify: '5.x' })
 
-export { specifiedRoutes, missingRoutes } from './specified-routes.ts'
+export { addedRoutes, specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type {
   CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards,

@@ -20,6 +20,14 @@ export function specifiedRoutes (edition: Edition): readonly string[] {
   return edition === 'pro' ? PRO : FREE
 }
 
+/**
+ * The routes an edition adds beyond the specification's (documented in docs/api.md and the OpenAPI document; the
+ * specification promises none of them): the analytics CSV export (issue 19).
+ */
+export function addedRoutes (edition: Edition): readonly string[] {
+  return edition === 'pro' ? ['GET /analytics/export'] : []
+}
+
 /** The routes of the edition that no plugin has added, as `METHOD /path`. */
 export function missingRoutes (edition: Edition, registered: readonly SvcRouteSpec[]): string[] {
   const present = new Set(registered.map((route) => `${route.method} ${route.path}`))

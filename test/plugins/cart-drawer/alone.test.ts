@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { cartDrawer, specifiedRoutes } from '../../../plugins/cart-drawer/index.ts'
+import { addedRoutes, cartDrawer, specifiedRoutes } from '../../../plugins/cart-drawer/index.ts'
 import { newCartToken } from '../../helpers/security.ts'
 import { backendSkip, build, buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../../helper.ts'
 
@@ -35,7 +35,7 @@ test('cart-drawer in Pro registers every route of the Pro edition', async (t) =>
   const host = await buildPlatform(t)
   registerCartDrawer(host, 'pro')
   await host.app.ready()
-  t.same(host.app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('pro')].sort())
+  t.same(host.app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('pro'), ...addedRoutes('pro')].sort())
 })
 
 test('cart-drawer declares no dependency (it registers its parts), and does not start without a route its edition promises', async (t) => {

@@ -1,12 +1,12 @@
 import { test } from 'tap'
-import { specifiedRoutes } from '../../../plugins/cart-drawer/index.ts'
+import { addedRoutes, specifiedRoutes } from '../../../plugins/cart-drawer/index.ts'
 import { newCartToken } from '../../helpers/security.ts'
 import { buildPluginAlone, declaredDependencies, expectDependenciesRequired, SITE_URL, SVC } from '../../helper.ts'
 
 /** The Pro routes alone (with svc-free, which they declare, and what it declares). */
 test('svc-pro alone: the Pro routes answer beside the Free ones', async (t) => {
   const { app } = await buildPluginAlone(t, 'svc-pro')
-  t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('pro')].sort(), 'every route of the Pro edition')
+  t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('pro'), ...addedRoutes('pro')].sort(), 'every route of the Pro edition, and the ones it adds')
 
   const token = await newCartToken(app)
   const headers = { origin: SITE_URL, 'cart-token': token }
