@@ -3,4 +3,5 @@ export { CLIENT_TSCONFIG, bundleEntry, bundleLoader, describeBundle, packageRoot
 export { isPlainObject, type Json } from './plain-object.ts'
 export { sendStaticAsset } from './static-asset.ts'
 export { boundJsonDepth } from './json-body.ts'
+export { repeatWhileOpen } from './repeat.ts'
 export { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.ts'

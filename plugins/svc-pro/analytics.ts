@@ -1,3 +1,4 @@
+import { repeatWhileOpen } from '../../lib/index.ts'
 import { createHmac } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { averageOf, csvTable, decimalAmount, isLineOrigin, LINE_ORIGINS, rateOf } from '../../domain/analytics-report.ts'
@@ -327,24 +328,7 @@ export const RETENTION_SWEEP = { firstRunAfterMs: 60_000, everyMs: 3_600_000 } a
  * instance stops them and waits for a sweep under way. A failed sweep is logged; the next one tries again.
  */
 export function scheduleRetentionSweep (fastify: FastifyInstance, analytics: DrawerAnalytics, timing: { firstRunAfterMs: number, everyMs: number } = RETENTION_SWEEP): void {
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<unknown> | undefined
-  let closed = false
-  const run = (): void => {
-    timer = undefined
-    if (closed) return
-    running = analytics.deleteExpired()
-      .then(({ deleted }) => { if (deleted > 0) fastify.log.info({ deleted }, 'analytics: expired events deleted') })
-      .catch((error: unknown) => { fastify.log.warn({ err: error }, 'analytics: deleting expired events failed; the next sweep tries again') })
-      .finally(() => {
-        running = undefined
-        if (!closed) timer = setTimeout(run, timing.everyMs).unref()
-      })
-  }
-  fastify.addHook('onReady', async () => { timer = setTimeout(run, timing.firstRunAfterMs).unref() })
-  fastify.addHook('onClose', async () => {
-    closed = true
-    clearTimeout(timer)
-    await running
-  })
+  repeatWhileOpen(fastify, () => analytics.deleteExpired()
+    .then(({ deleted }) => { if (deleted > 0) fastify.log.info({ deleted }, 'analytics: expired events deleted') })
+    .catch((error: unknown) => { fastify.log.warn({ err: error }, 'analytics: deleting expired events failed; the next sweep tries again') }), timing)
 }

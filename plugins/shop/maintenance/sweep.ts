@@ -1,3 +1,4 @@
+import { repeatWhileOpen } from '../../../lib/index.ts'
 import type { FastifyInstance } from 'fastify'
 import type { Storage } from '../../../storage/types.ts'
 
@@ -86,27 +87,7 @@ export async function sweepExpired (
 export function scheduleSweep (fastify: FastifyInstance, storage: Storage, now: () => Date, options: SweepOptions = {}): void {
   const everyMs = (options.everyMinutes ?? DEFAULT_SWEEP.everyMinutes) * 60_000
   if (!(everyMs > 0) || !Number.isFinite(everyMs)) throw new Error('sweep.everyMinutes must be a positive number')
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<unknown> | undefined
-  let closed = false
-
-  const run = (): void => {
-    timer = undefined
-    if (closed) return
-    running = sweepExpired(storage, now(), fastify.log, options)
-      .catch((error: unknown) => { fastify.log.error({ err: error }, 'sweep failed') })
-      .finally(() => {
-        running = undefined
-        if (!closed) timer = setTimeout(run, everyMs).unref()
-      })
-  }
-
-  fastify.addHook('onReady', async () => {
-    timer = setTimeout(run, Math.max(0, options.firstRunAfterMs ?? DEFAULT_SWEEP.firstRunAfterMs)).unref()
-  })
-  fastify.addHook('onClose', async () => {
-    closed = true
-    clearTimeout(timer)
-    await running
-  })
+  repeatWhileOpen(fastify, () => sweepExpired(storage, now(), fastify.log, options)
+    .catch((error: unknown) => { fastify.log.error({ err: error }, 'sweep failed') }),
+  { firstRunAfterMs: options.firstRunAfterMs ?? DEFAULT_SWEEP.firstRunAfterMs, everyMs })
 }
