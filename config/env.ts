@@ -1,4 +1,5 @@
 import { compileTrustedProxies } from '../plugins/security/index.ts'
+import { parseClusterNodes } from '../storage/redis/cluster-nodes.ts'
 import type { LogFormat } from './logger.ts'
 
 /** The server's environment, read and validated once at start. Plugins never read `process.env`. */
@@ -13,6 +14,12 @@ export interface ServerEnv {
   dataDir: string
   databaseUrl: string | null
   redisUrl: string | null
+  /**
+   * REDIS_CLUSTER_NODES: a Redis Cluster instead of one Redis, as a comma-separated list of some or all of its nodes
+   * (`host:port`, or `redis://`/`rediss://` URLs when a password or TLS is needed; the other nodes are discovered).
+   * The alternative to REDIS_URL: setting both is refused.
+   */
+  redisClusterNodes: string[] | null
   logLevel: string
   /** LOG_FORMAT: `pretty` (the default on a terminal) or `json` (the default otherwise). */
   logFormat: LogFormat
@@ -149,6 +156,16 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env, terminal = proces
   if (redisUrl) url('REDIS_URL', redisUrl, ['redis:', 'rediss:'], problems)
 
   const list = (name: string) => (text(name) ?? '').split(',').map((entry) => entry.trim()).filter(Boolean)
+  const redisClusterNodes = list('REDIS_CLUSTER_NODES')
+  if (redisClusterNodes.length > 0) {
+    // One place for the rate counters (and whatever else is kept in Redis): two would split every limit in two.
+    if (redisUrl) problems.push('REDIS_URL and REDIS_CLUSTER_NODES are both set: set REDIS_URL for one Redis server or REDIS_CLUSTER_NODES for a Redis Cluster, not both')
+    try {
+      parseClusterNodes(redisClusterNodes)
+    } catch (error) {
+      problems.push(`REDIS_CLUSTER_NODES: ${(error as Error).message}`)
+    }
+  }
   const allowedOrigins = list('SVC_ALLOWED_ORIGINS')
   for (const origin of allowedOrigins) {
     let valid = false
@@ -205,6 +222,7 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env, terminal = proces
     dataDir: text('SVC_DATA_DIR') ?? './data',
     databaseUrl: databaseUrl ?? null,
     redisUrl: redisUrl ?? null,
+    redisClusterNodes: redisClusterNodes.length > 0 ? redisClusterNodes : null,
     logLevel,
     logFormat: logFormat as LogFormat,
     allowedOrigins,

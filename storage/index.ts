@@ -30,7 +30,9 @@ export async function createStorage ({ databaseUrl, dataDir }: { databaseUrl: st
   return createPgliteStorage({ dataDir: join(dataDir, 'pglite') })
 }
 
-/** Redis when a URL is given, else in-process counters (one instance only). */
-export function createRateCounter ({ redisUrl }: { redisUrl: string | null }): RateCounter {
+/** Redis when a URL is given, a Redis Cluster when its nodes are, else in-process counters (one instance only). */
+export function createRateCounter ({ redisUrl, redisClusterNodes }: { redisUrl: string | null, redisClusterNodes?: readonly string[] | null }): RateCounter {
+  if (redisUrl && redisClusterNodes) throw new TypeError('give either a Redis url or Redis Cluster nodes, not both')
+  if (redisClusterNodes) return createRedisRateCounter({ clusterNodes: redisClusterNodes })
   return redisUrl ? createRedisRateCounter({ url: redisUrl }) : createMemoryRateCounter()
 }

@@ -1,11 +1,15 @@
 import { ReplyError } from 'ioredis'
-import type { Redis } from 'ioredis'
 import { StorageUnavailableError } from '../errors.ts'
 import type { RateCounter, RateHit } from '../types.ts'
-import { createFailFastClient, initialConnection } from './connection.ts'
+import { closeRedisClient, createRedisClient, initialConnection, pingRedis, refreshClusterSlots } from './connection.ts'
+import type { RedisClient } from './connection.ts'
 
+/** Give `url` (one Redis server) or `clusterNodes` (a Redis Cluster), not both. */
 export interface RedisRateCounterOptions {
-  url: string
+  /** One Redis server, e.g. `redis://host:6379`. */
+  url?: string
+  /** A Redis Cluster: some or all of its nodes, e.g. `['10.0.0.1:7001', '10.0.0.2:7001']` (the rest are discovered). */
+  clusterNodes?: readonly string[]
   /** Must not contain `{` or `}`: the counter key inside the braces is the Redis Cluster hash tag. */
   keyPrefix?: string
   commandTimeoutMs?: number
@@ -38,7 +42,7 @@ if ttl < 0 then ttl = tonumber(ARGV[1]) end
 return { tonumber(count), ttl }
 `
 
-type RateRedis = Redis & {
+type RateRedis = RedisClient & {
   rateCounterHit: (key: string, windowMs: number) => Promise<unknown>
   rateCounterPeek: (key: string, windowMs: number) => Promise<unknown>
 }
@@ -50,11 +54,13 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
     connectTimeoutMs = 1000,
     connectionName = 'rate-counter'
   } = options
-  const client = createFailFastClient({ ...options, commandTimeoutMs, connectTimeoutMs, connectionName }) as RateRedis
+  const client = createRedisClient({ ...options, commandTimeoutMs, connectTimeoutMs, connectionName }) as RateRedis
   client.defineCommand('rateCounterHit', { numberOfKeys: 1, lua: hitScript })
   client.defineCommand('rateCounterPeek', { numberOfKeys: 1, lua: peekScript })
+  // Each counter's key has its name in braces: one hash slot per counter, so a cluster runs the script on one node.
   const redisKey = (key: string, windowMs: number) => `${keyPrefix}{${key}}:${windowMs}`
   const waitForFirstConnection = initialConnection(client)
+  const unavailableOnFailure = <T>(command: Promise<T>): Promise<T> => failFast(client, command)
 
   return {
     name: 'redis',
@@ -79,16 +85,11 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
 
     async ping (): Promise<void> {
       await waitForFirstConnection(connectTimeoutMs)
-      await unavailableOnFailure(client.ping())
+      await unavailableOnFailure(pingRedis(client))
     },
 
     async close (): Promise<void> {
-      if (client.status === 'end') return
-      if (client.status === 'ready') {
-        await client.quit().catch(() => client.disconnect())
-      } else {
-        client.disconnect()
-      }
+      await closeRedisClient(client)
     }
   }
 }
@@ -106,12 +107,22 @@ function assertWindow (windowMs: number): void {
   }
 }
 
-/** Connection-level failures become StorageUnavailableError; errors Redis itself replied with are left as they are. */
-async function unavailableOnFailure<T> (command: Promise<T>): Promise<T> {
+// Replies that mean "not now" rather than a fault of the command: a cluster without a master for the slot (CLUSTERDOWN),
+// a slot in migration (TRYAGAIN), a replica that lost its master (MASTERDOWN), a node still loading (LOADING).
+const unavailableReply = /^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING)\b/
+
+/**
+ * Connection-level failures and the unavailable replies above become StorageUnavailableError; other errors Redis
+ * replied with are left as they are. On a cluster an unavailable reply also asks for a fresh slot map.
+ */
+async function failFast<T> (client: RedisClient, command: Promise<T>): Promise<T> {
   try {
     return await command
   } catch (error) {
-    if (error instanceof ReplyError) throw error
+    if (error instanceof ReplyError) {
+      if (!unavailableReply.test((error as Error).message)) throw error
+      refreshClusterSlots(client)
+    }
     throw new StorageUnavailableError('redis rate counter unavailable', { cause: error })
   }
 }
