@@ -4,46 +4,22 @@
  * content type. One Fastify instance and port per scenario, so several scenarios on one path (carts of different
  * sizes, told apart by their Cart-Token) each get a route of their own. A process of its own, apart from the app's.
  *
- * bare+pg (PostgreSQL runs, scenarios with a `snapshotCartKey`): a second plain `Fastify()` per such scenario whose
- * route, on every request, runs one named prepared statement through the app's own PostgreSQL client
- * (`createPostgresClient`: the same pool size, timeouts, `search_path` on the bench's schema), reads the cart row's stored
- * snapshot by primary key and sends the column's text with the app's status and content type. It pays the one
- * database round trip and nothing of the app's own code. The bare+pg servers share the one pool, as the app's routes
- * share the app's.
+ * The floors (`floors.ts`) are plain `Fastify()` servers of their own in this process too, one per scenario and
+ * floor, each with a route that pays one thing the app cannot avoid before it sends the same body: bare+pg
+ * (`floor-pg.ts`) reads the cart's stored snapshot from PostgreSQL, bare+redis (`floor-redis.ts`) reads the body
+ * from Redis, bare+tx (`floor-tx.ts`) runs one write transaction on PostgreSQL.
  */
 import Fastify, { type FastifyInstance, type HTTPMethods, type RouteHandlerMethod } from 'fastify'
-import { createPostgresClient } from '../storage/postgres/index.ts'
-import type { SqlClient } from '../storage/sql/client.ts'
-import { runChild, type BarePgDatabase, type Baseline, type BaselineReady, type BaselineStart } from './ipc.ts'
-
-/** bare+pg's one statement: the stored snapshot of one cart, by primary key. */
-const READ_SNAPSHOT = 'SELECT snapshot FROM svc_carts WHERE key = $1'
-
-/** The app's own PostgreSQL client (`createPostgresClient`): the same pool, timeouts and `search_path`. */
-function appLikeClient (database: BarePgDatabase): SqlClient {
-  return createPostgresClient({
-    connectionString: database.connectionString,
-    searchPath: database.schema,
-    max: database.poolSize,
-    // An idle connection's error (a server restart) must not crash the process; the requests that fail say so.
-    onError: (error) => console.error(`bench: bare+pg pool: ${error.message}`)
-  })
-}
+import type { FloorTarget } from './floors.ts'
+import { openSnapshotFloor } from './floor-pg.ts'
+import { openRedisFloor } from './floor-redis.ts'
+import { openTransactionFloor } from './floor-tx.ts'
+import { runChild, type Baseline, type BaselineReady, type BaselineStart } from './ipc.ts'
 
 /** Sends the recorded body, as it is. */
 function constantHandler (baseline: Baseline): RouteHandlerMethod {
   return (_request, reply) => {
     reply.code(baseline.statusCode).type(baseline.contentType).send(baseline.body)
-  }
-}
-
-/** Reads the cart's snapshot (one round trip) and sends it; a 500 if it is gone, which the bench counts. */
-function storedSnapshotHandler (baseline: Baseline, cartKey: string, client: SqlClient): RouteHandlerMethod {
-  return async (_request, reply) => {
-    const { rows } = await client.query<{ snapshot: string | null }>(READ_SNAPSHOT, [cartKey], 'bench_bare_pg_snapshot')
-    const snapshot = rows[0]?.snapshot ?? null
-    if (snapshot === null) return reply.code(500).type('text/plain').send(`no stored snapshot for cart ${cartKey}`)
-    return reply.code(baseline.statusCode).type(baseline.contentType).send(snapshot)
   }
 }
 
@@ -56,23 +32,39 @@ async function listenBare (baseline: Baseline, handler: RouteHandlerMethod, serv
   return server.listen({ host: '127.0.0.1', port: 0 })
 }
 
-runChild<BaselineStart, BaselineReady>(async ({ baselines, postgres }) => {
+runChild<BaselineStart, BaselineReady>(async ({ baselines, postgres, redis }) => {
   const servers: FastifyInstance[] = []
-  const client = postgres !== null && baselines.some((baseline) => baseline.snapshotCartKey !== undefined) ? appLikeClient(postgres) : null
+  // Newest first: a floor opened after another fails to open still closes everything opened before it.
+  const closers: Array<() => Promise<void>> = []
   const close = async (): Promise<void> => {
     await Promise.allSettled(servers.map((server) => server.close()))
-    await client?.close()
+    for (const closeFloor of closers.reverse()) await closeFloor().catch((error: unknown) => console.error('bench: closing a floor failed:', error))
   }
   try {
+    const snapshotFloor = postgres !== null && baselines.some((baseline) => baseline.snapshotCartKey !== undefined) ? openSnapshotFloor(postgres) : null
+    if (snapshotFloor !== null) closers.push(snapshotFloor.close)
+    const redisFloor = redis !== null && baselines.some((baseline) => baseline.redisFloor === true) ? openRedisFloor(redis) : null
+    if (redisFloor !== null) closers.push(redisFloor.close)
+    const transactionFloor = postgres !== null && baselines.some((baseline) => baseline.transactionFloor === true) ? await openTransactionFloor(postgres) : null
+    if (transactionFloor !== null) closers.push(transactionFloor.close)
+
     const urls: Record<string, string> = {}
-    const barePgUrls: Record<string, string> = {}
+    const floorUrls: Record<string, Partial<Record<FloorTarget, string>>> = {}
     for (const baseline of baselines) {
       urls[baseline.name] = await listenBare(baseline, constantHandler(baseline), servers)
-      if (client !== null && baseline.snapshotCartKey !== undefined) {
-        barePgUrls[baseline.name] = await listenBare(baseline, storedSnapshotHandler(baseline, baseline.snapshotCartKey, client), servers)
+      const floors: Partial<Record<FloorTarget, string>> = {}
+      if (snapshotFloor !== null && baseline.snapshotCartKey !== undefined) {
+        floors['bare+pg'] = await listenBare(baseline, snapshotFloor.handler(baseline, baseline.snapshotCartKey), servers)
       }
+      if (redisFloor !== null && baseline.redisFloor === true) {
+        floors['bare+redis'] = await listenBare(baseline, await redisFloor.handler(baseline), servers)
+      }
+      if (transactionFloor !== null && baseline.transactionFloor === true) {
+        floors['bare+tx'] = await listenBare(baseline, transactionFloor.handler(baseline), servers)
+      }
+      floorUrls[baseline.name] = floors
     }
-    return { ready: { urls, barePgUrls }, close }
+    return { ready: { urls, floorUrls }, close }
   } catch (error) {
     await close()
     throw error

@@ -1,6 +1,7 @@
 /**
  * The bench's options (flags, or BENCH_* variables) and its `--help` text. DATABASE_URL runs it on PostgreSQL, which
- * adds the bare+pg target where it applies, its pool as large as the app's (`--pg-pool`).
+ * adds the bare+pg and bare+tx floors where they apply, their pools as large as the app's (`--pg-pool`); REDIS_URL
+ * adds the bare+redis floor.
  */
 import { parseArgs } from 'node:util'
 import { DEFAULT_POOL_SIZE } from '../storage/postgres/index.ts'
@@ -41,8 +42,8 @@ export const USAGE = `Usage: npm run bench -- [options]
   --connections <n>  autocannon connections, pipelining 1   (BENCH_CONNECTIONS, default 50)
   --warmup <s>       unrecorded seconds per target first     (BENCH_WARMUP, default 2)
   --scenario <name>  run only this scenario (repeatable)     (BENCH_SCENARIOS, comma-separated)
-  --pg-pool <n>      the app's PostgreSQL pool size, and bare+pg's (BENCH_PG_POOL, default the storage's ${DEFAULT_POOL_SIZE})
-  --write-pool <n>   carts seeded per write scenario          (BENCH_WRITE_POOL, default 3000 per second of load)
+  --pg-pool <n>      the app's PostgreSQL pool size, and the floors' (BENCH_PG_POOL, default the storage's ${DEFAULT_POOL_SIZE})
+  --write-pool <n>   carts seeded per write scenario and for bare+tx (BENCH_WRITE_POOL, default 3000 per second of load)
 
 Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
   --carts <list>     GET svc/v1/cart with this many carts stored, e.g. 1000,1000000 (BENCH_CARTS)
@@ -52,10 +53,17 @@ Scale runs (each only when asked for; results in bench/results/scale.{json,md}):
   --scale-only       run no scenario, only the scale runs asked for
 
 Targets: each scenario runs against the app and "bare", a plain Fastify route sending the app's recorded answer
-(no storage call). On PostgreSQL, GET svc/v1/cart (svc-cart-3-lines, and the --carts runs) also runs against
-"bare+pg": a plain Fastify route that reads the cart's stored snapshot by primary key with one named prepared
-statement, through a pg pool of the app's size on the same schema, and sends it. app/bare+pg separates the app's
-own cost from the one database round trip; the goals stay defined against bare. Targets alternate in every round.
+(no storage call), and against the floors that apply, plain Fastify routes that pay one storage step per request
+before sending the same bytes:
+  bare+pg     (PostgreSQL) reads GET svc/v1/cart's stored snapshot by primary key, one named prepared statement,
+              a pg pool of the app's size (svc-cart-3-lines and the --carts runs)
+  bare+redis  (REDIS_URL) GETs the recorded body from Redis by one key (svc-cart-3-lines, store-cart-3-lines,
+              store-cart-20-lines, drawer-data)
+  bare+tx     (PostgreSQL) one transaction per request on a cart of its own: BEGIN; SELECT ... FOR UPDATE; UPDATE
+              its ~3 KB JSON document; COMMIT; a pg pool of the app's size (remove-items, remove-items-limiter-off,
+              wc-ajax-add-to-cart)
+The table prints app/bare and app/<floor>; a scenario's floor is bare+tx for a write, else bare+redis, else bare+pg.
+Targets alternate in every round.
 
 DATABASE_URL / REDIS_URL: run on PostgreSQL (a throw-away schema) and Redis instead of PGlite and memory counters.
 BENCH_APP_NODE_ARGS: extra Node.js options for the app's process only, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".`

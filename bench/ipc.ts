@@ -1,7 +1,8 @@
 /**
  * The messages between the orchestrator (`run.ts`) and its child processes, and the child side of the exchange. The
- * baseline child is told each scenario's recorded answer and, on PostgreSQL, where bare+pg reads the stored snapshot.
+ * baseline child is told each scenario's recorded answer and where its floors read and write (PostgreSQL, Redis).
  */
+import type { FloorTarget } from './floors.ts'
 
 export interface AppStart {
   type: 'start'
@@ -56,29 +57,43 @@ export interface Baseline {
    * server for this scenario too, which reads that row's snapshot on every request. Omitted: no bare+pg server.
    */
   snapshotCartKey?: string
+  /** A bare+redis server too (needs `BaselineStart.redis`): the body stored under a bench key, read per request. */
+  redisFloor?: boolean
+  /** A bare+tx server too (needs `BaselineStart.postgres`): one transaction on a cart of its own per request. */
+  transactionFloor?: boolean
 }
 
-/** Where bare+pg reads: the app's database and schema, through a pool of the app's size. */
+/** Where bare+pg reads and bare+tx writes: the app's database and schema, through pools of the app's size. */
 export interface BarePgDatabase {
   connectionString: string
   /** The bench's throw-away schema, as the app's `search_path`. */
   schema: string
   /** The app's PostgreSQL pool size (`--pg-pool`, or the storage's default). */
   poolSize: number
+  /** Carts bare+tx seeds in a table of its own in that schema (the write scenarios' pool size). */
+  transactionCarts: number
+}
+
+/** Where bare+redis reads: the app's Redis, under keys of the run's own prefix (deleted when the child closes). */
+export interface BareRedis {
+  url: string
+  keyPrefix: string
 }
 
 export interface BaselineStart {
   type: 'start'
   baselines: Baseline[]
-  /** Null: no bare+pg servers (a PGlite run). */
+  /** Null: no bare+pg or bare+tx servers (a PGlite run). */
   postgres: BarePgDatabase | null
+  /** Null: no bare+redis servers (no REDIS_URL). */
+  redis: BareRedis | null
 }
 
 export interface BaselineReady {
   /** Scenario name → origin of the bare server answering it. */
   urls: Record<string, string>
-  /** Scenario name → origin of its bare+pg server (the scenarios with a `snapshotCartKey`, on PostgreSQL). */
-  barePgUrls: Record<string, string>
+  /** Scenario name → origin of each of its floor servers (`bare+pg`, `bare+redis`, `bare+tx`) that runs. */
+  floorUrls: Record<string, Partial<Record<FloorTarget, string>>>
 }
 
 export type ParentMessage<Start> = Start | { type: 'stop' } | SqlCall

@@ -1,43 +1,65 @@
 /**
  * The run as Markdown: what docs/benchmarks.md shows (bench/results/latest.md, scale.md, copied there by hand).
- * Where some scenario ran against bare+pg (PostgreSQL, GET svc/v1/cart), its table has two more columns, bare+pg
- * req/s and app/bare+pg, and a note on what bare+pg is; the others show – there. Without bare+pg the table is as
- * before.
+ * Where some scenario ran against a floor (`floors.ts`), its table has four more columns: which floor the scenario
+ * is judged against, its req/s, app/floor and the floor's p99, with – for scenarios without one; a scenario's other
+ * floors (GET svc/v1/cart's bare+pg beside bare+redis) are listed under the table, with what each floor is. Without
+ * floors the table is as before.
  */
 import { mib } from './goals.ts'
+import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn } from './floors.ts'
 import type { BenchReport, ScenarioResult } from './report.ts'
-
-/** What bare+pg is, under the tables that show it. */
-export const BARE_PG_NOTE = 'bare+pg: bare Fastify reading the cart\'s stored snapshot by primary key (one named prepared statement, ' +
-  'a pg pool of the app\'s size) and sending it; app/bare+pg is the app\'s cost beyond that one round trip. The goals stay against bare.'
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const ms = (value: number): string => value.toFixed(2)
 const times = (value: number): string => Number.isFinite(value) ? `${value.toFixed(3)}×` : 'n/a'
 
-const hasBarePg = (results: ScenarioResult[]): boolean => results.some((result) => result.targets['bare+pg'] !== undefined)
+/** The floor's name, req/s, app/floor and p99, or dashes for a scenario without a floor. */
+function floorCells (result: ScenarioResult): string {
+  const floor = floorRatio(result)
+  if (floor === undefined) return ' – | – | – | – |'
+  return ` ${floor.floor} | ${integer.format(floor.summary.requestsPerSecond.mean)} | ${times(floor.ratio.requestsPerSecond)} | ${ms(floor.summary.latencyMs.p99)} |`
+}
 
-/** bare+pg req/s and app/bare+pg, or dashes for a scenario without bare+pg. */
-function barePgCells (result: ScenarioResult): string {
-  const barePg = result.targets['bare+pg']
-  if (barePg === undefined || result.ratioToBarePg === undefined) return ' – | – |'
-  return ` ${integer.format(barePg.requestsPerSecond.mean)} | ${times(result.ratioToBarePg.requestsPerSecond)} |`
+/** The floors a scenario ran against besides the one it is judged against, as one line each. */
+function otherFloorLines (results: ScenarioResult[]): string[] {
+  return results.flatMap((result) => FLOOR_TARGETS.flatMap((floor) => {
+    const summary = result.targets[floor]
+    const ratio = result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
+    if (summary === undefined || ratio === undefined || floorRatio(result)?.floor === floor) return []
+    return [`${result.name} against ${floor} too: ${integer.format(summary.requestsPerSecond.mean)} req/s, app/${floor} ` +
+      `${times(ratio.requestsPerSecond)}, ${floor} p99 ${ms(summary.latencyMs.p99)} ms.`]
+  }))
 }
 
 function scenarioRows (results: ScenarioResult[]): string[] {
-  const withBarePg = hasBarePg(results)
+  const floors = floorsIn(results)
+  const withFloors = floors.length > 0
   const rows = [
-    `| scenario | app req/s | bare req/s | app/bare |${withBarePg ? ' bare+pg req/s | app/bare+pg |' : ''} p50 ms | p97.5 ms | p99 ms | bare p99 ms | non-2xx | errors | body B |`,
-    `|---|--:|--:|--:|${withBarePg ? '--:|--:|' : ''}--:|--:|--:|--:|--:|--:|--:|`
+    `| scenario | app req/s | bare req/s | app/bare |${withFloors ? ' floor | floor req/s | app/floor | floor p99 ms |' : ''} p50 ms | p97.5 ms | p99 ms | bare p99 ms | non-2xx | errors | body B |`,
+    `|---|--:|--:|--:|${withFloors ? '---|--:|--:|--:|' : ''}--:|--:|--:|--:|--:|--:|--:|`
   ]
   for (const result of results) {
     const { app, bare } = result.targets
     rows.push(`| ${result.name} | ${integer.format(app.requestsPerSecond.mean)} | ${integer.format(bare.requestsPerSecond.mean)} | ` +
-      `${times(result.ratio.requestsPerSecond)} |${withBarePg ? barePgCells(result) : ''} ${ms(app.latencyMs.p50)} | ${ms(app.latencyMs.p97_5)} | ${ms(app.latencyMs.p99)} | ` +
+      `${times(result.ratio.requestsPerSecond)} |${withFloors ? floorCells(result) : ''} ${ms(app.latencyMs.p50)} | ${ms(app.latencyMs.p97_5)} | ${ms(app.latencyMs.p99)} | ` +
       `${ms(bare.latencyMs.p99)} | ${app.non2xx} | ${app.errors} | ${integer.format(result.bodyBytes.app)} |`)
   }
-  if (withBarePg) rows.push('', BARE_PG_NOTE)
+  if (withFloors) {
+    const notes = [
+      ...otherFloorLines(results),
+      ...floors.map((floor) => FLOOR_NOTES[floor]),
+      FLOOR_RULE
+    ]
+    // A paragraph each.
+    rows.push(...notes.flatMap((note) => ['', note]))
+  }
   return rows
+}
+
+/** "app, bare and bare+pg" or the like: the targets these results alternated between. */
+function alternating (results: ScenarioResult[]): string {
+  const names = ['app', 'bare', ...floorsIn(results)]
+  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`
 }
 
 export function markdownReport (report: BenchReport): string {
@@ -47,7 +69,7 @@ export function markdownReport (report: BenchReport): string {
       `load average ${m.loadAverageAtStart.join(' ')} at start${m.loadAverageAtEnd ? `, ${m.loadAverageAtEnd.join(' ')} at end` : ''}.`,
     `Storage: ${report.storage.backend}, rate counter ${report.storage.rateCounter}. Load: ${load.connections} connections, pipelining 1, ` +
       `${load.rounds} rounds × ${load.durationSeconds} s per target after ${load.warmupSeconds} s warm-up, ` +
-      `${hasBarePg([...report.scenarios, ...(report.scale.carts ?? []).map(({ result }) => result)]) ? 'app, bare and bare+pg' : 'app and bare'} alternating. ` +
+      `${alternating([...report.scenarios, ...(report.scale.carts ?? []).map(({ result }) => result)])} alternating. ` +
       `Commit ${report.git.commit?.slice(0, 12) ?? 'unknown'}${report.git.dirty ? ' (with local changes)' : ''}.`,
     ''
   ]

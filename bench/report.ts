@@ -1,25 +1,25 @@
 /**
  * Aggregates the runs per target, prints the table and writes the JSON results. Targets: the app; bare, Fastify
- * sending the app's recorded answer; and, where a scenario has it (PostgreSQL runs of GET svc/v1/cart), bare+pg,
- * Fastify reading the cart's stored snapshot with one prepared statement and sending it. Each baseline has its ratio
- * row: app/bare (what the goals are defined against) and app/bare+pg (the app's cost beyond one database round trip).
+ * sending the app's recorded answer; and, where a scenario has them, the floors (`floors.ts`: bare+pg, bare+redis,
+ * bare+tx), Fastify paying one storage step before sending the same answer. Each baseline has its ratio row: app/bare
+ * (what most goals are defined against) and app/<floor> (the app's cost beyond what that floor pays); the scenario's
+ * own floor (`floorOf`) is marked.
  */
 import { execFileSync } from 'node:child_process'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import os from 'node:os'
-import { BARE_PG_NOTE, markdownReport, plainScaleLines } from './markdown.ts'
+import { markdownReport, plainScaleLines } from './markdown.ts'
 import { svgChart } from './chart.ts'
+import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, TARGETS, type FloorTarget, type TargetName } from './floors.ts'
 import type { LoadResult } from './load.ts'
 import type { RedisSnapshot, RssSummary } from './scale.ts'
 
-/** Every target, in the order they run in a round; bare+pg only where a scenario has it. */
-export const TARGETS = ['app', 'bare', 'bare+pg'] as const
-export type TargetName = typeof TARGETS[number]
+export { TARGETS, type FloorTarget, type TargetName }
 /** The targets every scenario has. */
 type EveryScenarioTarget = 'app' | 'bare'
-/** One value per target a scenario ran against: app and bare always, bare+pg where it applies. */
-export type PerTarget<Value> = Record<EveryScenarioTarget, Value> & Partial<Record<Exclude<TargetName, EveryScenarioTarget>, Value>>
+/** One value per target a scenario ran against: app and bare always, each floor where it applies. */
+export type PerTarget<Value> = Record<EveryScenarioTarget, Value> & Partial<Record<FloorTarget, Value>>
 
 /** The targets a scenario ran against, in the order they ran. */
 export function targetsOf (result: Pick<ScenarioResult, 'targets'>): TargetName[] {
@@ -58,10 +58,14 @@ export interface ScenarioResult {
   /** The body's size in bytes from each target; the bench refuses to run when they differ. */
   bodyBytes: PerTarget<number>
   targets: PerTarget<TargetSummary>
-  /** app / bare: what the goals are defined against. */
+  /** app / bare: what most goals are defined against. */
   ratio: Ratio
-  /** app / bare+pg, where the scenario ran against bare+pg. */
+  /** app / bare+pg, where the scenario ran against bare+pg (also in `ratioTo`; kept for readers of older results). */
   ratioToBarePg?: Ratio
+  /** app / each floor the scenario ran against. */
+  ratioTo?: Partial<Record<FloorTarget, Ratio>>
+  /** The floor the scenario is judged against (`floorOf`): bare+tx for a write, else bare+redis, else bare+pg. */
+  floor?: FloorTarget
 }
 
 /** App figure / baseline figure: below 1 for req/s and above 1 for latencies where the app is slower. */
@@ -269,7 +273,10 @@ export function formatReport (report: BenchReport): string {
       ])
     }
     rows.push(ratioRow(scenario.name, 'app/bare', scenario.ratio))
-    if (scenario.ratioToBarePg !== undefined) rows.push(ratioRow(scenario.name, 'app/bare+pg', scenario.ratioToBarePg))
+    for (const floor of FLOOR_TARGETS) {
+      const ratio = scenario.ratioTo?.[floor] ?? (floor === 'bare+pg' ? scenario.ratioToBarePg : undefined)
+      if (ratio !== undefined) rows.push(ratioRow(scenario.name, `app/${floor}${scenario.floor === floor ? ' (floor)' : ''}`, ratio))
+    }
   }
   if (report.scenarios.length > 0) lines.push(table(rows, new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12])))
   lines.push('')
@@ -278,15 +285,19 @@ export function formatReport (report: BenchReport): string {
     lines.push(`req/s per round, ${scenario.name}: ${perRound.join('; ')}`)
   }
   lines.push('Latencies are exact percentiles over every response of every round; req/s is the mean over rounds of autocannon\'s per-second mean.')
-  if (report.scenarios.some((scenario) => scenario.ratioToBarePg !== undefined)) lines.push(BARE_PG_NOTE)
+  for (const floor of floorsIn(report.scenarios)) lines.push(FLOOR_NOTES[floor])
+  if (floorsIn(report.scenarios).length > 0) {
+    lines.push(`${FLOOR_RULE} (marked "(floor)" in the table)`)
+  }
   const { carts } = report.scale
   if (carts !== undefined) {
     lines.push('', 'Carts stored, GET svc/v1/cart:')
     for (const { carts: count, seedSeconds, result } of carts) {
       const app = result.targets.app
-      const ofBarePg = result.ratioToBarePg === undefined ? '' : `, ${times(result.ratioToBarePg.requestsPerSecond)} of bare+pg`
+      const floor = floorRatio(result)
+      const ofFloor = floor === undefined ? '' : `, ${times(floor.ratio.requestsPerSecond)} of ${floor.floor}`
       lines.push(`  ${integer.format(count)} carts (seeded in ${seedSeconds} s): ${integer.format(app.requestsPerSecond.mean)} req/s, ` +
-        `${times(result.ratio.requestsPerSecond)} of bare${ofBarePg}, p50 ${ms.format(app.latencyMs.p50)} ms, p99 ${ms.format(app.latencyMs.p99)} ms, ${app.non2xx} non-2xx`)
+        `${times(result.ratio.requestsPerSecond)} of bare${ofFloor}, p50 ${ms.format(app.latencyMs.p50)} ms, p99 ${ms.format(app.latencyMs.p99)} ms, ${app.non2xx} non-2xx`)
     }
   }
   lines.push('', ...plainScaleLines({ ...report, scale: { ...report.scale, carts: undefined } as ScaleReport }))

@@ -5,10 +5,11 @@
  * real `buildApp` stack on PGlite or PostgreSQL), the bare baselines in another (`baseline-server.ts`), so neither
  * shares an event loop with the load generator. Only one target is under load at a time. `--help` lists the options.
  *
- * On PostgreSQL, a scenario the app answers with a cart's stored snapshot (GET svc/v1/cart) has a third target,
- * bare+pg: bare Fastify reading that snapshot by primary key through a pool of the app's size, then sending it. Every
- * baseline's answer is checked against the app's recorded one, byte for byte, before any load; targets alternate in
- * every round.
+ * Where the run's storage allows, scenarios also run against floors (`floors.ts`), bare Fastify routes that pay one
+ * storage step before sending the same bytes: bare+pg (PostgreSQL: GET svc/v1/cart's stored snapshot by primary key),
+ * bare+redis (Redis: the drawer's reads, the body by one key) and bare+tx (PostgreSQL: the writes, one transaction on
+ * a cart of its own). Every baseline's answer is checked against the app's recorded one, byte for byte, before any
+ * load; targets alternate in every round.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -21,10 +22,11 @@ import { ConfigError, readConfig, USAGE, type BenchConfig } from './config.ts'
 import { DEFAULT_POOL_SIZE } from '../storage/postgres/index.ts'
 import { send, type BenchRequest, type ProbeResponse } from './http.ts'
 import type { AppReady, AppStart, Baseline, BaselineReady, BaselineStart } from './ipc.ts'
+import { floorOf, FLOOR_TARGETS, targetsFor, type FloorStorage } from './floors.ts'
 import { runLoad, type LoadResult } from './load.ts'
 import {
   formatReport, gitState, latencySummary, machine, ratios, summarizeTarget, targetsOf, writeResults,
-  type BenchReport, type PerTarget, type ScaleReport, type ScenarioResult, type TargetName, type TargetSummary, type VisitorsReport
+  type BenchReport, type FloorTarget, type PerTarget, type Ratio, type ScaleReport, type ScenarioResult, type TargetName, type TargetSummary, type VisitorsReport
 } from './report.ts'
 import { goals } from './goals.ts'
 import { fillCarts, redisProbe, sampleRss, summarizeRss, waitForKeysGone } from './scale.ts'
@@ -79,11 +81,6 @@ async function dropSchema (connectionString: string, schema: string): Promise<vo
   }
 }
 
-/** app and bare always; bare+pg too on PostgreSQL for a scenario the app answers with a cart's stored snapshot. */
-function targetsFor (scenario: Scenario, onPostgres: boolean): TargetName[] {
-  return onPostgres && scenario.answersStoredSnapshot === true ? ['app', 'bare', 'bare+pg'] : ['app', 'bare']
-}
-
 function selectScenarios (names: string[]): Scenario[] {
   if (names.length === 0) return scenarios
   const unknown = names.filter((name) => !scenarios.some((scenario) => scenario.name === name))
@@ -109,9 +106,9 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   if (host.loadAverageAtStart[0]! >= host.cores / 2) {
     log(`the machine is busy (load average ${host.loadAverageAtStart[0]} on ${host.cores} cores): expect noisy figures`)
   }
-  const onPostgres = config.databaseUrl !== null
+  const floorStorage: FloorStorage = { postgres: config.databaseUrl !== null, redis: config.redisUrl !== null }
   const perTarget = config.rounds * config.duration + config.warmup
-  const scenarioTargets = selected.reduce((sum, scenario) => sum + targetsFor(scenario, onPostgres).length, 0)
+  const scenarioTargets = selected.reduce((sum, scenario) => sum + targetsFor(scenario, floorStorage).length, 0)
   log(`${selected.length} scenario(s), ${scenarioTargets} targets in all × (${config.warmup} s warm-up + ${config.rounds} × ${config.duration} s) ` +
     `≈ ${scenarioTargets * perTarget} s of load, ${config.connections} connections`)
 
@@ -172,14 +169,17 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       if (again.body !== recorded.body) throw new Error(`${name}: two calls answered different bodies; mark it stableBody: false`)
     }
     checkpoint()
-    const targets = targetsFor(scenario, onPostgres)
+    const targets = targetsFor(scenario, floorStorage)
     return { scenario, name, target, request, recorded, stableBody, targets, cursor: { next: 1 }, ...(extra.perRequestHeaders ? { perRequestHeaders: extra.perRequestHeaders } : {}) }
   }
 
   const prepared: Prepared[] = []
   if (!config.scaleOnly) for (const scenario of selected) prepared.push(await prepare(scenario))
   const svcCart = scenarios.find((scenario) => scenario.name === SVC_CART)!
-  const cartsItem = config.carts.length > 0 ? await prepare(svcCart, `${SVC_CART} (carts run)`) : null
+  // The carts run measures the cart table's size: of the floors, only bare+pg reads that table.
+  const cartsItem = config.carts.length > 0
+    ? { ...await prepare(svcCart, `${SVC_CART} (carts run)`), targets: targetsFor(svcCart, floorStorage, ['bare+pg']) }
+    : null
   const soakItems = config.soak > 0 ? await Promise.all(SOAK_MIX.map((name) => prepare(scenarios.find((scenario) => scenario.name === name)!, `${name} (soak)`))) : []
 
   const baselineItems = [...prepared, ...(cartsItem ? [cartsItem] : [])]
@@ -190,28 +190,44 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     statusCode: recorded.status,
     contentType: recorded.headers.get('content-type') ?? 'application/json',
     body: recorded.body,
-    ...(targets.includes('bare+pg') ? { snapshotCartKey: cartKeyOf(request.headers['Cart-Token'] ?? '') } : {})
+    ...(targets.includes('bare+pg') ? { snapshotCartKey: cartKeyOf(request.headers['Cart-Token'] ?? '') } : {}),
+    ...(targets.includes('bare+redis') ? { redisFloor: true } : {}),
+    ...(targets.includes('bare+tx') ? { transactionFloor: true } : {})
   }))
-  const barePgPoolSize = config.poolSize ?? DEFAULT_POOL_SIZE
-  const postgres = config.databaseUrl === null ? null : { connectionString: config.databaseUrl, schema, poolSize: barePgPoolSize }
-  const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines, postgres } satisfies BaselineStart, cleanup)
+  // The floors' PostgreSQL pools are as large as the app's (bare+tx's a pool of its own), so neither side waits more.
+  const floorPoolSize = config.poolSize ?? DEFAULT_POOL_SIZE
+  const postgres = config.databaseUrl === null
+    ? null
+    : { connectionString: config.databaseUrl, schema, poolSize: floorPoolSize, transactionCarts: writePool }
+  const redis = config.redisUrl === null ? null : { url: config.redisUrl, keyPrefix: `bench:${randomBytes(6).toString('hex')}:floor:` }
+  const bare = await startChild<BaselineReady>('bare server', './baseline-server.ts', { type: 'start', baselines, postgres, redis } satisfies BaselineStart, cleanup)
   checkpoint()
-  const barePgCount = Object.values(bare.ready.barePgUrls).length
+  const floorsRunning = FLOOR_TARGETS.filter((floor) => baselineItems.some((item) => item.targets.includes(floor)))
+  const floorCounts = floorsRunning.map((floor) => `${floor} on ${Object.values(bare.ready.floorUrls).filter((found) => found[floor] !== undefined).length}`)
   log(`bare Fastify baselines on ${Object.values(bare.ready.urls).length} port(s)` +
-    `${barePgCount === 0 ? '' : `, bare+pg on ${barePgCount} (a pool of ${barePgPoolSize})`} (pid ${bare.pid})`)
+    `${floorCounts.length === 0 ? '' : `, ${floorCounts.join(', ')}`}` +
+    `${postgres === null || !floorsRunning.some((floor) => floor !== 'bare+redis') ? '' : ` (pg pools of ${floorPoolSize})`} (pid ${bare.pid})`)
 
-  const urls = (item: Prepared): PerTarget<string> => ({
-    app: appUrl(item.target),
-    bare: bare.ready.urls[item.name]!,
-    ...(item.targets.includes('bare+pg') ? { 'bare+pg': bare.ready.barePgUrls[item.name]! } : {})
-  })
+  const urls = (item: Prepared): PerTarget<string> => {
+    const floors: Partial<Record<FloorTarget, string>> = {}
+    for (const floor of FLOOR_TARGETS) {
+      if (!item.targets.includes(floor)) continue
+      const url = bare.ready.floorUrls[item.name]?.[floor]
+      if (url === undefined) throw new Error(`${item.name}: the baseline process started no ${floor} server`)
+      floors[floor] = url
+    }
+    return { app: appUrl(item.target), bare: bare.ready.urls[item.name]!, ...floors }
+  }
   // Each baseline's answer, byte for byte the app's recorded one, before any load.
   const bodyBytes = new Map<string, PerTarget<number>>()
   for (const item of baselineItems) {
-    const { bare: bareUrl, 'bare+pg': barePgUrl } = urls(item)
-    const fromBare = await checkedBaselineBytes(item, 'bare', bareUrl)
-    const fromBarePg = barePgUrl === undefined ? undefined : await checkedBaselineBytes(item, 'bare+pg', barePgUrl)
-    bodyBytes.set(item.name, { app: item.recorded.bytes, bare: fromBare, ...(fromBarePg === undefined ? {} : { 'bare+pg': fromBarePg }) })
+    const targetUrls = urls(item)
+    const bytes: PerTarget<number> = { app: item.recorded.bytes, bare: await checkedBaselineBytes(item, 'bare', targetUrls.bare) }
+    for (const floor of FLOOR_TARGETS) {
+      const url = targetUrls[floor]
+      if (url !== undefined) bytes[floor] = await checkedBaselineBytes(item, floor, url)
+    }
+    bodyBytes.set(item.name, bytes)
   }
 
   const alive = (): void => {
@@ -261,8 +277,14 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     return items.map((item) => {
       const targetRuns = runs.get(item.name)!
       const summary = (target: TargetName): TargetSummary => summarizeTarget(urls(item)[target]!, targetRuns.get(target)!)
-      const barePg = item.targets.includes('bare+pg') ? summary('bare+pg') : undefined
-      const targets: PerTarget<TargetSummary> = { app: summary('app'), bare: summary('bare'), ...(barePg === undefined ? {} : { 'bare+pg': barePg }) }
+      const targets: PerTarget<TargetSummary> = { app: summary('app'), bare: summary('bare') }
+      const ratioTo: Partial<Record<FloorTarget, Ratio>> = {}
+      for (const floor of FLOOR_TARGETS) {
+        if (!item.targets.includes(floor)) continue
+        targets[floor] = summary(floor)
+        ratioTo[floor] = ratios(targets.app, targets[floor])
+      }
+      const floor = floorOf(item.targets)
       return {
         name: `${item.scenario.name}${label}`,
         description: item.scenario.description,
@@ -272,7 +294,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
         bodyBytes: bodyBytes.get(item.name)!,
         targets,
         ratio: ratios(targets.app, targets.bare),
-        ...(barePg === undefined ? {} : { ratioToBarePg: ratios(targets.app, barePg) })
+        ...(ratioTo['bare+pg'] === undefined ? {} : { ratioToBarePg: ratioTo['bare+pg'] }),
+        ...(floor === undefined ? {} : { ratioTo, floor })
       }
     })
   }
@@ -357,10 +380,10 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       durationSeconds: config.duration,
       rounds: config.rounds,
       warmupSeconds: config.warmup,
-      order: `alternating app, bare${barePgCount === 0 ? '' : ' and, where it applies, bare+pg'} in every round`,
+      order: `alternating app, bare${floorsRunning.length === 0 ? '' : ` and, where they apply, ${floorsRunning.join(', ')}`} in every round`,
       processes: `autocannon in the orchestrator (pid ${process.pid}); the app in child pid ${app.pid}; ` +
         `the bare Fastify baseline(s) in child pid ${bare.pid}` +
-        (barePgCount === 0 ? '' : `, bare+pg's pg pool of ${barePgPoolSize} connections there too`),
+        (floorsRunning.length === 0 ? '' : `, the floors there too (${floorsRunning.map((floor) => floorResources(floor, floorPoolSize)).join('; ')})`),
       rateLimitMultiplier: RATE_LIMIT_MULTIPLIER,
       writePool
     },
@@ -368,6 +391,12 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     scale,
     goals: goals(results, scale)
   }
+}
+
+/** What a floor holds open while it runs, for the report's processes line. */
+function floorResources (floor: FloorTarget, poolSize: number): string {
+  if (floor === 'bare+redis') return 'bare+redis: one Redis connection'
+  return `${floor}: a pg pool of ${poolSize} connections`
 }
 
 /** The problems of every target a scenario ran against. */

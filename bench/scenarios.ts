@@ -3,10 +3,12 @@
  * `prepare()` on the freshly seeded demo shop. Its baseline is derived from it: the app's answer to that exact
  * request, recorded once, is what a bare Fastify route sends back. A scenario the app answers with a cart's stored
  * snapshot (`answersStoredSnapshot`) gets a second baseline on PostgreSQL, bare+pg: a bare route that reads that
- * snapshot by primary key on every request. Add a scenario to `scenarios` below.
+ * snapshot by primary key on every request; `floors` names the other floors it runs against where the run allows
+ * (bare+redis for the drawer's reads, bare+tx for the writes; see `floors.ts`). Add a scenario to `scenarios` below.
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { BENCH_PRODUCT_FIRST_ID } from './catalog.ts'
+import type { FloorTarget } from './floors.ts'
 import { expectStatus, send, type BenchRequest, type ProbeResponse } from './http.ts'
 
 export const STORE_API = '/wp-json/wc/store/v1'
@@ -50,6 +52,11 @@ export interface Scenario extends BenchRequest {
    * `snapshot` column of `svc_carts`, as it is. On PostgreSQL such a scenario is also measured against bare+pg.
    */
   answersStoredSnapshot?: boolean
+  /**
+   * More floors to measure it against: bare+redis (only when REDIS_URL is set) for a read, bare+tx (only on
+   * PostgreSQL) for a write. bare+pg follows `answersStoredSnapshot` instead.
+   */
+  floors?: ReadonlyArray<Exclude<FloorTarget, 'bare+pg'>>
 }
 
 export interface AppClient {
@@ -117,8 +124,9 @@ function expectLines (name: string, count: number, items: (body: unknown) => unk
 }
 
 /** `GET wc/store/v1/cart` (with `extensions.svc`) with the Cart-Token of a cart holding `lines`. */
-export function storeCartScenario (name: string, lines: CartLine[]): Scenario {
+export function storeCartScenario (name: string, lines: CartLine[], floors?: Scenario['floors']): Scenario {
   return {
+    ...(floors === undefined ? {} : { floors }),
     name,
     description: `GET ${STORE_API}/cart with extensions.svc, ${lines.length}-line cart`,
     method: 'GET',
@@ -144,7 +152,8 @@ export function svcCartScenario (name = 'svc-cart-3-lines'): Scenario {
     },
     check: expectLines(name, THREE_LINES.length, (body) => (body as { cartItems?: unknown[] }).cartItems),
     // A guest cart's read sends the snapshot its last write (here the last add-item) stored.
-    answersStoredSnapshot: true
+    answersStoredSnapshot: true,
+    floors: ['bare+redis']
   }
 }
 
@@ -162,6 +171,7 @@ export function removeItemsScenario (name: string, target: AppTarget): Scenario 
     path: `${SVC}/cart/remove-items`,
     headers: { 'Content-Type': 'application/json' },
     stableBody: false,
+    floors: ['bare+tx'],
     async prepare ({ app, sql, signCartToken, writePool }) {
       const model = cartKeyOf(await makeCart(app, [{ id: 101 }]))
       const [row] = await sql<{ data: { lines: Array<{ key: string }> } }>('SELECT data FROM svc_carts WHERE key = $1', [model])
@@ -195,6 +205,7 @@ export function wcAjaxAddToCartScenario (name: string): Scenario {
     headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
     body: 'product_id=101&quantity=1',
     stableBody: false,
+    floors: ['bare+tx'],
     async prepare () { return {} },
     check (response) {
       const body = JSON.parse(response.body) as { fragments?: Record<string, string> }
@@ -210,6 +221,7 @@ export function drawerDataScenario (name: string): Scenario {
     method: 'GET',
     path: `${SVC}/drawer-data`,
     headers: {},
+    floors: ['bare+redis'],
     async prepare ({ app }) {
       return { headers: { 'Cart-Token': await makeCart(app, THREE_LINES) } }
     },
@@ -224,7 +236,9 @@ export const REMOVE_ITEMS_LIMITER_OFF = 'remove-items-limiter-off'
 export const scenarios: Scenario[] = [
   svcCartScenario(SVC_CART),
   storeCartScenario('store-cart-1-line', benchLines(1)),
-  storeCartScenario('store-cart-20-lines', benchLines(20)),
+  // The cart of svc-cart-3-lines and drawer-data (a variation among its lines), so the three reads compare.
+  storeCartScenario('store-cart-3-lines', THREE_LINES, ['bare+redis']),
+  storeCartScenario('store-cart-20-lines', benchLines(20), ['bare+redis']),
   storeCartScenario('store-cart-100-lines', benchLines(100)),
   drawerDataScenario('drawer-data'),
   removeItemsScenario(REMOVE_ITEMS, 'app'),

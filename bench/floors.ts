@@ -1,0 +1,71 @@
+/**
+ * The floors: bare `Fastify()` routes that pay what a design cannot avoid and nothing of the app's own code, measured
+ * in the same run as the app. Which targets a scenario runs against, which of them is its floor, and what each is.
+ *
+ * - bare+pg (PostgreSQL): reads the cart's stored snapshot by primary key, one round trip; for GET svc/v1/cart.
+ * - bare+redis (Redis): GETs the recorded body from Redis by one key; for the reads a drawer makes on every page.
+ * - bare+tx (PostgreSQL): one transaction per request on a cart of its own (BEGIN; SELECT … FOR UPDATE; UPDATE the
+ *   ~3 KB document; COMMIT); for the writes.
+ *
+ * A scenario's floor, the one its ratio is judged against in the table, is bare+tx for a write, else bare+redis when
+ * it ran, else bare+pg: reads are meant to reach the cheaper of the two. Every floor that ran keeps its own ratio.
+ */
+import type { Ratio, ScenarioResult, TargetSummary } from './report.ts'
+import type { Scenario } from './scenarios.ts'
+
+/** Every target, in the order they run in a round; the floors only where a scenario has them. */
+export const TARGETS = ['app', 'bare', 'bare+pg', 'bare+redis', 'bare+tx'] as const
+export type TargetName = typeof TARGETS[number]
+export type FloorTarget = Exclude<TargetName, 'app' | 'bare'>
+export const FLOOR_TARGETS: readonly FloorTarget[] = ['bare+pg', 'bare+redis', 'bare+tx']
+
+/** What the run has to build floors on. */
+export interface FloorStorage {
+  postgres: boolean
+  redis: boolean
+}
+
+/**
+ * app and bare always; then each floor the scenario asks for that the run's storage allows. `only`: keep these floors
+ * alone (the carts run measures storage size, which only bare+pg reads).
+ */
+export function targetsFor (scenario: Scenario, storage: FloorStorage, only?: readonly FloorTarget[]): TargetName[] {
+  const wanted = new Set<FloorTarget>()
+  if (storage.postgres && scenario.answersStoredSnapshot === true) wanted.add('bare+pg')
+  if (storage.redis && scenario.floors?.includes('bare+redis') === true) wanted.add('bare+redis')
+  if (storage.postgres && scenario.floors?.includes('bare+tx') === true) wanted.add('bare+tx')
+  return ['app', 'bare', ...FLOOR_TARGETS.filter((floor) => wanted.has(floor) && (only === undefined || only.includes(floor)))]
+}
+
+/** The floor a scenario is judged against: bare+tx, else bare+redis, else bare+pg; undefined when none ran. */
+export function floorOf (targets: readonly TargetName[]): FloorTarget | undefined {
+  return (['bare+tx', 'bare+redis', 'bare+pg'] as const).find((floor) => targets.includes(floor))
+}
+
+/** What each floor is, under the tables that show it. */
+export const FLOOR_NOTES: Record<FloorTarget, string> = {
+  'bare+pg': 'bare+pg: bare Fastify reading the cart\'s stored snapshot by primary key (one named prepared statement, ' +
+    'a pg pool of the app\'s size) and sending it: the floor of a design that reads PostgreSQL once per request.',
+  'bare+redis': 'bare+redis: bare Fastify GETting the recorded body from Redis by one key (ioredis, one connection, the ' +
+    'app\'s Redis) and sending it with bare\'s headers: the floor of a read answered from Redis.',
+  'bare+tx': 'bare+tx: bare Fastify running one PostgreSQL transaction per request (BEGIN; SELECT the cart FOR UPDATE; ' +
+    'UPDATE its ~3 KB JSON document; COMMIT) on a cart of its own, through a pg pool of the app\'s size, then sending ' +
+    'the recorded body: the floor of a write.'
+}
+
+/** How a scenario's floor is chosen, under the tables that name it. */
+export const FLOOR_RULE = 'floor: the one a scenario is judged against: bare+tx for a write, else bare+redis where it ran, else bare+pg.'
+
+/** The scenario's floor and its ratio, from `floor` and `ratioTo`, or bare+pg in results written before them. */
+export function floorRatio (result: ScenarioResult): { floor: FloorTarget, ratio: Ratio, summary: TargetSummary } | undefined {
+  const floor = result.floor ?? (result.ratioToBarePg !== undefined ? 'bare+pg' : undefined)
+  if (floor === undefined) return undefined
+  const ratio = result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
+  const summary = result.targets[floor]
+  return ratio === undefined || summary === undefined ? undefined : { floor, ratio, summary }
+}
+
+/** The floors any of these results ran against, in `FLOOR_TARGETS` order. */
+export function floorsIn (results: readonly Pick<ScenarioResult, 'targets'>[]): FloorTarget[] {
+  return FLOOR_TARGETS.filter((floor) => results.some((result) => result.targets[floor] !== undefined))
+}
