@@ -9,6 +9,7 @@ import type {
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
+import { cartProductIds, NO_PRODUCT_HINT, ProductCache } from './product-cache.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'
 import {
@@ -32,14 +33,16 @@ const VERSIONS = `${CATALOG_VERSION} AS catalog_version, ${SETTINGS_VERSION} AS 
 
 /**
  * `readCart`: one statement, so one round trip and one snapshot. The versions side always answers (even for a cart
- * that is not stored); the cart's product ids and coupon codes are taken from its JSON by the database.
+ * that is not stored); the cart's product ids and coupon codes are taken from its JSON by the database. $2 and $3:
+ * the products the instance holds as read at catalog version $2 (`ProductCache`), not sent again while the
+ * catalog is still at $2.
  */
 const READ_CART = `
   SELECT c.key, c.user_id, c.data, c.version, c.updated_at, v.catalog_version, v.settings_version,
     (SELECT jsonb_agg(p.data) FROM svc_products p WHERE p.id IN (
       SELECT (l->>'productId')::int FROM jsonb_array_elements(c.data->'lines') AS l
       UNION SELECT (l->>'variationId')::int FROM jsonb_array_elements(c.data->'lines') AS l
-    )) AS products,
+    ) AND NOT (v.catalog_version = $2::int AND p.id = ANY($3::int[]))) AS products,
     (SELECT jsonb_agg(jsonb_build_object('code', k.code, 'data', k.data, 'usage_count', k.usage_count))
       FROM svc_coupons k WHERE k.code IN (SELECT lower(btrim(x)) FROM jsonb_array_elements_text(c.data->'coupons') AS x)) AS coupons
   FROM (SELECT ${VERSIONS}) AS v
@@ -135,6 +138,8 @@ export class SqlStorage implements Storage {
   // connection while it waits for the row lock: a burst on one hot cart cannot drain the pool (and time out the
   // requests of every other cart). The row lock still orders writes across instances.
   readonly #cartWrites = new KeyedQueue()
+  // Products as read at the newest catalog version seen, so a cart read is not sent the products it had last time.
+  readonly #products = new ProductCache()
 
   constructor (name: string, client: SqlClient) {
     this.name = name
@@ -205,11 +210,16 @@ export class SqlStorage implements Storage {
   }
 
   async readCart (key: string): Promise<CartRead> {
-    const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key], 'svc_read_cart')
+    // Inside a transaction the read may see writes that roll back: the cache is neither asked nor told.
+    const cached = this.#ambient.getStore()?.open !== true
+    const hint = cached ? this.#products.hint(key) : NO_PRODUCT_HINT
+    const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key, hint.version, hint.ids], 'svc_read_cart')
     const row = rows[0]
     if (row === undefined) throw new Error('the cart read returned no row')
-    const products = new Map<number, Product>()
-    for (const product of row.products ?? []) products.set(product.id, product)
+    const sent = row.products ?? []
+    const products = cached
+      ? this.#products.complete(key, hint, row.catalog_version, sent, row.key === null ? new Set() : cartProductIds(row.data))
+      : new Map(sent.map((product) => [product.id, product]))
     const coupons = new Map<string, Coupon>()
     for (const coupon of row.coupons ?? []) coupons.set(coupon.code, toCoupon(coupon))
     return {

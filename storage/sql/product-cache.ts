@@ -1,0 +1,104 @@
+import type { CartData, Product } from '../../domain/types.ts'
+
+/** What a cart read tells the database it already holds, and those products, held for the read's duration. */
+export interface ProductHint {
+  /** The catalog version the products were read at; -1: none. */
+  version: number
+  ids: number[]
+  held: ReadonlyMap<number, Product>
+}
+
+/** Nothing held: the database sends every product. */
+export const NO_PRODUCT_HINT: ProductHint = { version: -1, ids: [], held: new Map() }
+
+/** The product ids a cart's lines need, as `readCart`'s statement takes them from the cart's JSON. */
+export function cartProductIds (data: CartData): Set<number> {
+  const ids = new Set<number>()
+  for (const line of data.lines) {
+    ids.add(line.productId)
+    ids.add(line.variationId)
+  }
+  return ids
+}
+
+function deepFreeze<T> (value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value)
+    for (const child of Object.values(value)) deepFreeze(child)
+  }
+  return value
+}
+
+/**
+ * Products as read at one catalog version, per instance, so a cart read need not fetch and parse again the products
+ * it read last time. Every product or coupon write moves the catalog version in the same statement or transaction,
+ * so a product read at version V is the product at V: the read passes the version its products were read at and
+ * their ids, and the database sends only the cart's other products, or all of them when the version it sees is
+ * another. The cache follows the newest version it is told of and forgets the rest; what a cart read last needed
+ * is remembered per cart key (the ids to offer on its next read). Both are bounded, oldest out. Products are frozen:
+ * one object serves many requests.
+ */
+export class ProductCache {
+  readonly #maxProducts: number
+  readonly #maxCarts: number
+  #version = -1
+  readonly #products = new Map<number, Product>()
+  readonly #carts = new Map<string, number[]>()
+
+  constructor ({ maxProducts = 5000, maxCarts = 10_000 }: { maxProducts?: number, maxCarts?: number } = {}) {
+    this.#maxProducts = maxProducts
+    this.#maxCarts = maxCarts
+  }
+
+  /** The products the cart's last read needed that the cache still holds at its version. */
+  hint (key: string): ProductHint {
+    const last = this.#carts.get(key)
+    if (last === undefined || this.#version < 0) return NO_PRODUCT_HINT
+    const held = new Map<number, Product>()
+    for (const id of last) {
+      const product = this.#products.get(id)
+      if (product !== undefined) held.set(id, product)
+    }
+    return held.size === 0 ? NO_PRODUCT_HINT : { version: this.#version, ids: [...held.keys()], held }
+  }
+
+  /**
+   * The cart's products from what the database sent (`sent`, read at `version`) and what the hint held (used only
+   * when the database saw the hint's version); keeps what was sent, and the cart's ids for its next read.
+   */
+  complete (key: string, hint: ProductHint, version: number, sent: readonly Product[], needed: ReadonlySet<number>): Map<number, Product> {
+    const products = new Map<number, Product>()
+    for (const product of sent) products.set(product.id, product)
+    if (version === hint.version) {
+      for (const id of needed) {
+        const held = hint.held.get(id)
+        if (held !== undefined && !products.has(id)) products.set(id, held)
+      }
+    }
+    this.#learn(key, version, sent, needed)
+    return products
+  }
+
+  #learn (key: string, version: number, sent: readonly Product[], needed: ReadonlySet<number>): void {
+    if (version < this.#version) return
+    if (version > this.#version) {
+      this.#version = version
+      this.#products.clear()
+    }
+    for (const product of sent) {
+      this.#products.delete(product.id)
+      this.#products.set(product.id, deepFreeze(product))
+    }
+    // The products this read used from the cache move to the young end: a busy cart's products stay.
+    for (const id of needed) {
+      const kept = this.#products.get(id)
+      if (kept === undefined) continue
+      this.#products.delete(id)
+      this.#products.set(id, kept)
+    }
+    while (this.#products.size > this.#maxProducts) this.#products.delete(this.#products.keys().next().value!)
+    this.#carts.delete(key)
+    if (needed.size > 0) this.#carts.set(key, [...needed])
+    while (this.#carts.size > this.#maxCarts) this.#carts.delete(this.#carts.keys().next().value!)
+  }
+}
