@@ -33,8 +33,9 @@ const DOCUMENT_REST = JSON.stringify({
 }).slice(1)
 
 /**
- * A cart document of about 3 KB (the size of a 3-line cart's stored JSON), with its version inside, as the app's
- * writes send the whole document back.
+ * A cart document of about 3 KB (3,030 bytes as text), with its version inside, sent whole as the app's writes send
+ * theirs. The size issue 21 names for the floor; a write of the bench's carts stores about as much: the 1-line cart
+ * 0.1 KB of data and a 1.5 KB drawer snapshot, the 3-line cart 0.4 KB and 3.8 KB.
  */
 function cartDocument (version: number): string {
   return `{"version":${version},${DOCUMENT_REST}`

@@ -380,7 +380,7 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       durationSeconds: config.duration,
       rounds: config.rounds,
       warmupSeconds: config.warmup,
-      order: `alternating app, bare${floorsRunning.length === 0 ? '' : ` and, where they apply, ${floorsRunning.join(', ')}`} in every round`,
+      order: `alternating app${floorsRunning.length === 0 ? ' and bare' : `, bare and, where they apply, ${floorsRunning.join(', ')}`} in every round`,
       processes: `autocannon in the orchestrator (pid ${process.pid}); the app in child pid ${app.pid}; ` +
         `the bare Fastify baseline(s) in child pid ${bare.pid}` +
         (floorsRunning.length === 0 ? '' : `, the floors there too (${floorsRunning.map((floor) => floorResources(floor, floorPoolSize)).join('; ')})`),
