@@ -178,6 +178,11 @@ export interface CartState {
   crossSells: () => Promise<Product[]>
   /** The settings' version read together with the cart, when the shop's read brings it. */
   settingsVersion?: number
+  /**
+   * The catalog's version read together with the cart, when the shop's read brings it: it must grow with every write
+   * that can change what `getProducts` or `listProducts` answer. The drawer keeps picks computed at one version.
+   */
+  catalogVersion?: number
 }
 
 export interface AddItemInput {

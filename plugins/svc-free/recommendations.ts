@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import { effectivePrice, isOnSale } from '../../domain/catalog.ts'
 import { conditionContext } from '../../domain/conditions/index.ts'
-import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates } from '../../domain/recommendations.ts'
-import type { Product } from '../../domain/types.ts'
-import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates, type RecommendationStep } from '../../domain/recommendations.ts'
+import type { CartData, Product } from '../../domain/types.ts'
+import type { RecommendationsSettings } from '../../schemas/settings.ts'
+import type { CartState, CommercePort, Viewer } from '../cart-drawer/index.ts'
+import { RecommendationCache } from './recommendation-cache.ts'
 import { currencyBlock } from '../../domain/money.ts'
 
 const GUEST: Viewer = { canReadPrivate: false, userId: null }
@@ -32,20 +34,62 @@ export function productCard (product: Product, fastify: FastifyInstance) {
 /** How many candidates a `same_category` or `best_sellers` step reads: enough that some survive the filters. */
 const lookupSize = (limit: number) => Math.min(100, limit * 3 + 5)
 
+/** One cache of picks per commerce port (per app). */
+const caches = new WeakMap<object, RecommendationCache<Product[]>>()
+
+function cacheOf (shop: object): RecommendationCache<Product[]> {
+  let cache = caches.get(shop)
+  if (cache === undefined) {
+    cache = new RecommendationCache()
+    caches.set(shop, cache)
+  }
+  return cache
+}
+
+/**
+ * What a pick reads besides the shop's catalog at one version and the settings at one version: the plan, the ids of
+ * the cart's lines in order, and the priced lines' parents (which lines were priced depends on the viewer). Not the
+ * quantities: a product in the cart is never picked, so `recommendationQuantity` never finds a line of the picked
+ * product's own stock. Undefined when the shop's read brought no versions.
+ */
+function pickKey (state: CartState, steps: readonly RecommendationStep[], data: CartData): string | undefined {
+  if (state.catalogVersion === undefined || state.settingsVersion === undefined) return undefined
+  return JSON.stringify([
+    state.catalogVersion,
+    state.settingsVersion,
+    steps,
+    data.lines.map((line) => [line.productId, line.variationId]),
+    state.priced.lines.map(({ parent }) => parent.id)
+  ])
+}
+
 /**
  * The cart's recommendations as the settings choose them: the first rule whose conditions hold for the cart and the
  * visitor (else the settings' source), then the fallbacks while fewer than the limit were found. Only products that
  * `recommendations/add` accepts for this cart are listed (`recommendationQuantity`). One settings read, and per step
- * at most one product listing (same category, best sellers) and one product read.
+ * at most one product listing (same category, best sellers) and one product read; none when the same pick was made
+ * at the same catalog and settings versions before (`RecommendationCache`).
  */
 export async function recommendationsFor (fastify: FastifyInstance, state: CartState, viewer: Viewer = GUEST) {
   const { settings: all } = await fastify.settings.at(state.settingsVersion)
   const settings = all.recommendations
   const shop = fastify.commerce
   const data = state.stored?.data ?? { lines: [], coupons: [] }
-  const parents = new Map(state.priced.lines.map(({ parent }) => [parent.id, parent]))
   const context = conditionContext(state.priced, { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, shop.now())
   const steps = recommendationPlan(settings, context)
+  const key = steps.length === 0 ? undefined : pickKey(state, steps, data)
+  const pick = (unversioned: () => void) => pickProducts(shop, state, data, steps, settings, unversioned)
+  const picked = key === undefined ? await pick(() => {}) : await cacheOf(shop).get(key, pick)
+  return {
+    source: steps[0]?.source ?? settings.source,
+    products: picked.map((product) => productCard(product, fastify))
+  }
+}
+
+async function pickProducts (
+  shop: CommercePort, state: CartState, data: CartData, steps: readonly RecommendationStep[], settings: RecommendationsSettings, unversioned: () => void
+): Promise<Product[]> {
+  const parents = new Map(state.priced.lines.map(({ parent }) => [parent.id, parent]))
   const inCart = [...new Set(data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId]))]
   let picked: Product[] = []
   for (const step of steps) {
@@ -64,6 +108,8 @@ export async function recommendationsFor (fastify: FastifyInstance, state: CartS
             perPage: lookupSize(settings.limit)
           })).products.map((product) => product.id)
     } else if (step.source === 'best_sellers') {
+      // Counted from orders, which no version covers: this pick is not kept.
+      unversioned()
       candidates = shop.bestSellers === undefined ? [] : await shop.bestSellers(lookupSize(settings.limit) + inCart.length)
     }
     candidates = candidates.filter((id) => !picked.some((product) => product.id === id))
@@ -71,8 +117,5 @@ export async function recommendationsFor (fastify: FastifyInstance, state: CartS
     const products = await shop.getProducts(candidates)
     picked = [...picked, ...pickRecommendations(data, candidates, products, { ...settings, limit: settings.limit - picked.length })]
   }
-  return {
-    source: steps[0]?.source ?? settings.source,
-    products: picked.map((product) => productCard(product, fastify))
-  }
+  return picked
 }
