@@ -56,11 +56,16 @@ export const FLOOR_NOTES: Record<FloorTarget, string> = {
 /** How a scenario's floor is chosen, under the tables that name it. */
 export const FLOOR_RULE = 'floor: the one a scenario is judged against: bare+tx for a write, else bare+redis where it ran, else bare+pg.'
 
+/** app / that floor, from `ratioTo`, or `ratioToBarePg` in results written before it; undefined when it did not run. */
+export function ratioToFloor (result: Pick<ScenarioResult, 'ratioTo' | 'ratioToBarePg'>, floor: FloorTarget): Ratio | undefined {
+  return result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
+}
+
 /** The scenario's floor and its ratio, from `floor` and `ratioTo`, or bare+pg in results written before them. */
 export function floorRatio (result: ScenarioResult): { floor: FloorTarget, ratio: Ratio, summary: TargetSummary } | undefined {
   const floor = result.floor ?? (result.ratioToBarePg !== undefined ? 'bare+pg' : undefined)
   if (floor === undefined) return undefined
-  const ratio = result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
+  const ratio = ratioToFloor(result, floor)
   const summary = result.targets[floor]
   return ratio === undefined || summary === undefined ? undefined : { floor, ratio, summary }
 }

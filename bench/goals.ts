@@ -3,7 +3,7 @@
  * are ratios of the app's req/s to a baseline's in the same run: bare for the reads, the bare+tx write floor for the
  * writes (a goal against bare+tx is left out of a run without it, on PGlite).
  */
-import type { FloorTarget } from './floors.ts'
+import { ratioToFloor, type FloorTarget } from './floors.ts'
 import type { Goal, ScaleReport, ScenarioResult } from './report.ts'
 
 const pct = (value: number): string => `${(value * 100).toFixed(1)} %`
@@ -34,7 +34,7 @@ export const THROUGHPUT_GOALS: readonly ThroughputGoal[] = [
 /** The app's req/s over the baseline's, or undefined when the scenario did not run against it. */
 export function ratioOf (result: ScenarioResult, of: ThroughputGoal['of']): number | undefined {
   if (of === 'bare') return result.ratio.requestsPerSecond
-  return (result.ratioTo?.[of] ?? (of === 'bare+pg' ? result.ratioToBarePg : undefined))?.requestsPerSecond
+  return ratioToFloor(result, of)?.requestsPerSecond
 }
 
 function throughputGoals (byName: Map<string, ScenarioResult>): Goal[] {

@@ -6,7 +6,7 @@
  * floors the table is as before.
  */
 import { mib } from './goals.ts'
-import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn } from './floors.ts'
+import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, ratioToFloor } from './floors.ts'
 import type { BenchReport, ScenarioResult } from './report.ts'
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
@@ -24,7 +24,7 @@ function floorCells (result: ScenarioResult): string {
 function otherFloorLines (results: ScenarioResult[]): string[] {
   return results.flatMap((result) => FLOOR_TARGETS.flatMap((floor) => {
     const summary = result.targets[floor]
-    const ratio = result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
+    const ratio = ratioToFloor(result, floor)
     if (summary === undefined || ratio === undefined || floorRatio(result)?.floor === floor) return []
     return [`${result.name} against ${floor} too: ${integer.format(summary.requestsPerSecond.mean)} req/s, app/${floor} ` +
       `${times(ratio.requestsPerSecond)}, ${floor} p99 ${ms(summary.latencyMs.p99)} ms.`]

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module'
 import os from 'node:os'
 import { markdownReport, plainScaleLines } from './markdown.ts'
 import { svgChart } from './chart.ts'
-import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, TARGETS, type FloorTarget, type TargetName } from './floors.ts'
+import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, ratioToFloor, TARGETS, type FloorTarget, type TargetName } from './floors.ts'
 import type { LoadResult } from './load.ts'
 import type { RedisSnapshot, RssSummary } from './scale.ts'
 
@@ -274,7 +274,7 @@ export function formatReport (report: BenchReport): string {
     }
     rows.push(ratioRow(scenario.name, 'app/bare', scenario.ratio))
     for (const floor of FLOOR_TARGETS) {
-      const ratio = scenario.ratioTo?.[floor] ?? (floor === 'bare+pg' ? scenario.ratioToBarePg : undefined)
+      const ratio = ratioToFloor(scenario, floor)
       if (ratio !== undefined) rows.push(ratioRow(scenario.name, `app/${floor}${scenario.floor === floor ? ' (floor)' : ''}`, ratio))
     }
   }
