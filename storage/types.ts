@@ -148,6 +148,23 @@ export interface AnalyticsFunnel {
 export interface CartUpdate<T> {
   data?: CartData
   result: T
+  /**
+   * The drawer's snapshot of the cart as `data` leaves it (what `saveCartSnapshot` would store), stored in the same
+   * statement as the data, for the version this write makes. Without it the write drops the cart's snapshot, as
+   * every write does. Ignored when `data` is undefined.
+   */
+  snapshot?: { stamp: string, snapshot: string }
+}
+
+/** `updateCart`'s options. */
+export interface CartUpdateOptions {
+  /**
+   * The cart as the caller read it (`readCart`'s `cart`; null: none was stored). Storage may then run `update` with a
+   * copy of it, without the lock, and store the result in one statement only if the cart is still at that version and
+   * bound to the same user (still not stored, for null); otherwise `update` runs again, under the lock, with the
+   * cart as it is. That first run joins no transaction: pass `seen` only with an update whose storage calls are reads.
+   */
+  seen?: StoredCart | null
 }
 
 /**
@@ -215,9 +232,9 @@ export interface CartSnapshot {
  * - **Versions**: a cart is stored at version 1 by its first write and grows by one with every write of its data;
  *   binding it to a user does not change its version.
  * - **Snapshots**: a snapshot is stored for one version of a cart, and any write of the cart (its data or its user)
- *   drops it.
+ *   drops it, unless the write of its data brings the new version's snapshot (`CartUpdate.snapshot`).
  * - **Storage calls inside `updateCart`'s callback** join its transaction: they see its writes, roll back with it, and
- *   never wait on the cart's own lock.
+ *   never wait on the cart's own lock (the unlocked first run of an update given `seen` has no transaction).
  */
 export interface CartStore {
   getCart (key: string): Promise<StoredCart | null>
@@ -240,9 +257,11 @@ export interface CartStore {
    * Runs `update` with the cart's current data (an empty cart at version 0 when none is stored) while holding the
    * cart's write lock, then stores the returned data, if any, in the same transaction, and answers the versions that
    * transaction saw (`versions`, only when data was stored). Concurrent calls for one key run one after the other.
-   * An exception in `update` rolls back and is rethrown.
+   * An exception in `update` rolls back and is rethrown. With `options.seen` the write may instead be one statement
+   * that lands only if the cart has not changed since the caller's read (`CartUpdateOptions`); `update` may then run
+   * twice, and only the outcome of the run that was stored (or, storing nothing, the last) is answered.
    */
-  updateCart<T> (key: string, update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }>
+  updateCart<T> (key: string, update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>, options?: CartUpdateOptions): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }>
   /** Binds a cart to a user (or unbinds with null); a cart that is not stored stays so. */
   setCartUser (key: string, userId: number | null): Promise<void>
   /** The most recently written or bound cart of the user, if any. */

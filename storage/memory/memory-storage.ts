@@ -6,7 +6,7 @@ import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderAttribution,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
   OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User,
   WriteVersions
 } from '../types.ts'
@@ -292,9 +292,11 @@ export class MemoryStorage implements Storage {
     })
   }
 
+  /** `options.seen` changes nothing here: the write takes no round trip, so it always runs under the lock. */
   async updateCart<T> (
     key: string,
-    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
+    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>,
+    _options?: CartUpdateOptions
   ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
     this.#assertOpen()
     // Inside another write's transaction the cart is written in that transaction; queueing there could wait on itself.
@@ -313,7 +315,7 @@ export class MemoryStorage implements Storage {
         const current = stored === undefined
           ? { key, userId: null, data: copy(EMPTY_CART), version: 0, updatedAt: this.#iso() }
           : this.#storedCart(stored)
-        const { data, result } = await update(current)
+        const { data, result, snapshot } = await update(current)
         if (data === undefined) {
           // As on SQL, where a row made only to hold the lock is not kept: a new cart given no data rolls back.
           if (stored === undefined) throw new Discard({ cart: current, result })
@@ -328,8 +330,8 @@ export class MemoryStorage implements Storage {
           version: (base?.version ?? 0) + 1,
           updatedAt: this.#iso(),
           touch: ++this.#touch,
-          snapshot: null,
-          stamp: null
+          snapshot: snapshot?.snapshot ?? null,
+          stamp: snapshot?.stamp ?? null
         }
         this.#assign(this.#carts, key, written)
         return { cart: this.#storedCart(written), result, versions: this.#versions() }

@@ -33,6 +33,16 @@ export interface SessionRow {
 }
 
 export const CART_COLUMNS = 'key, user_id, data, version, updated_at'
+
+const CATALOG_VERSION = "(SELECT version FROM svc_versions WHERE name = 'catalog')"
+const SETTINGS_VERSION = 'coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)'
+/** The catalog's and the settings' versions as columns of any statement (`WriteVersionsRow`). */
+export const VERSIONS = `${CATALOG_VERSION} AS catalog_version, ${SETTINGS_VERSION} AS settings_version`
+
+export interface WriteVersionsRow {
+  catalog_version: number
+  settings_version: number
+}
 export const USER_COLUMNS = 'id, email, display_name, password_hash, capabilities'
 
 export function toIso (value: Date | string): string {

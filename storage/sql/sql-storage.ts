@@ -3,7 +3,7 @@ import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/ty
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError } from '../errors.ts'
 import type {
-  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, OrderAttribution,
+  AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
   OrderEffects, OrderQuery, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
@@ -13,9 +13,10 @@ import { cartProductIds, NO_PRODUCT_HINT, ProductCache } from './product-cache.t
 import { KeyedQueue } from '../keyed-queue.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'
 import {
-  CART_COLUMNS, USER_COLUMNS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
-  type CartRow, type CouponRow, type SessionRow, type UserRow
+  CART_COLUMNS, USER_COLUMNS, VERSIONS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
+  type CartRow, type CouponRow, type SessionRow, type UserRow, type WriteVersionsRow
 } from './rows.ts'
+import { seenCart, writeLockedCart, writeSeenCart } from './cart-writes.ts'
 
 const EMPTY_CART: CartData = { lines: [], coupons: [] }
 
@@ -26,10 +27,6 @@ interface ReadCartRow extends Omit<CartRow, 'key'> {
   settings_version: number
   catalog_version: number
 }
-
-const CATALOG_VERSION = "(SELECT version FROM svc_versions WHERE name = 'catalog')"
-const SETTINGS_VERSION = 'coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)'
-const VERSIONS = `${CATALOG_VERSION} AS catalog_version, ${SETTINGS_VERSION} AS settings_version`
 
 /**
  * `readCart`: one statement, so one round trip and one snapshot. The versions side always answers (even for a cart
@@ -54,11 +51,6 @@ const READ_CART = `
  */
 const GET_CART_SNAPSHOT = `
   SELECT snapshot, snapshot_stamp AS stamp, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL AND user_id IS NULL`
-
-interface WriteVersionsRow {
-  catalog_version: number
-  settings_version: number
-}
 
 const BUMP_CATALOG = "WITH bump AS (UPDATE svc_versions SET version = version + 1 WHERE name = 'catalog')"
 
@@ -247,11 +239,24 @@ export class SqlStorage implements Storage {
 
   async updateCart<T> (
     key: string,
-    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>
+    update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>,
+    options: CartUpdateOptions = {}
   ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
     // Inside another write's transaction the lock is taken in that transaction; queueing there could wait on itself.
     if (this.#ambient.getStore()?.open === true) return this.#updateCart(key, update)
-    return this.#cartWrites.run(key, () => this.#updateCart(key, update))
+    const { seen } = options
+    return this.#cartWrites.run(key, async () => {
+      // The caller's read stands in for the lock: one statement that lands only if the cart is still as read, instead
+      // of BEGIN, SELECT … FOR UPDATE, UPDATE and COMMIT. A cart changed meanwhile is written under the lock.
+      if (seen !== undefined) {
+        const current = seenCart(key, seen)
+        const { data, result, snapshot } = await update(current)
+        if (data === undefined) return { cart: current, result }
+        const written = await writeSeenCart(this.#db, key, seen, data, snapshot)
+        if (written !== null) return { ...written, result }
+      }
+      return this.#updateCart(key, update)
+    })
   }
 
   async #updateCart<T> (
@@ -262,24 +267,13 @@ export class SqlStorage implements Storage {
       return await this.#transaction(async (tx) => {
         const { row, created } = await lockCart(tx, key)
         const current = toStoredCart(row)
-        const { data, result } = await update(current)
+        const { data, result, snapshot } = await update(current)
         if (data === undefined) {
           // A row created only to hold the lock is not kept.
           if (created) throw new Discard({ cart: current, result })
           return { cart: current, result }
         }
-        // The versions are read in the transaction, before the new state is priced: a snapshot stamped with them is
-        // never newer than the catalog it was computed from.
-        const { rows } = await tx.query<CartRow & WriteVersionsRow>(
-          `UPDATE svc_carts SET data = $2::jsonb, version = version + 1, updated_at = clock_timestamp(),
-             touch_seq = nextval('svc_carts_touch_seq'), snapshot = NULL, snapshot_stamp = NULL
-           WHERE key = $1 RETURNING ${CART_COLUMNS}, ${VERSIONS}`, [key, JSON.stringify(data)], 'svc_write_cart')
-        const written = rows[0] as CartRow & WriteVersionsRow
-        return {
-          cart: toStoredCart(written),
-          result,
-          versions: { catalogVersion: written.catalog_version, settingsVersion: written.settings_version }
-        }
+        return { ...await writeLockedCart(tx, key, data, snapshot), result }
       })
     } catch (error) {
       if (error instanceof Discard) return error.outcome as { cart: StoredCart, result: T }

@@ -1,0 +1,98 @@
+/**
+ * `tsx bench/cpu-per-write.ts`: the app's own CPU time per cart write (process.cpuUsage over `inject`ed requests),
+ * beside `bench/cpu-per-request.ts`, which measures the reads. Two writes, as `npm run bench` sends them:
+ * `POST svc/v1/cart/remove-items` removing the one line of a cart of its own (carts seeded by SQL, no snapshot), and
+ * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
+ * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter. `N` requests each
+ * (default 2000), 20 at a time. The figure includes the driver's work in this process, not the database server's.
+ * `PROFILE=<dir>` also writes a CPU profile of each measured run (not of the set-up) to `<dir>/<case>.cpuprofile`.
+ */
+import { randomBytes } from 'node:crypto'
+import type { InjectOptions } from 'fastify'
+import { writeFile } from 'node:fs/promises'
+import { Session } from 'node:inspector/promises'
+import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
+import { createCartTokenSigner } from '../plugins/shop/index.ts'
+import { demoShopConfig } from '../seed/demo-config.ts'
+import { seedDemoShop } from '../seed/seed.ts'
+import { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter } from '../storage/index.ts'
+
+const schema = `svc_cpuw_${randomBytes(4).toString('hex')}`
+const databaseUrl = process.env.DATABASE_URL
+const redisUrl = process.env.REDIS_URL
+const storage = databaseUrl
+  ? await createPostgresStorage({ connectionString: databaseUrl, searchPath: schema })
+  : await createPgliteStorage({ dataDir: 'memory://' })
+const rateCounter = redisUrl
+  ? createRedisRateCounter({ url: redisUrl, keyPrefix: `svc:cpuw:${randomBytes(4).toString('hex')}:` })
+  : createMemoryRateCounter()
+await seedDemoShop(storage, DEFAULT_SITE_URL)
+const secret = randomBytes(32).toString('base64url')
+const app = await buildApp({ storage, rateCounter, secrets: [secret], siteUrl: DEFAULT_SITE_URL, shop: demoShopConfig, logger: false, rateLimitMultiplier: 1e6 })
+const n = Number(process.env.N ?? 2000)
+const batch = 20
+const warmup = 200
+
+type Request = InjectOptions
+
+async function measure (name: string, requests: (count: number) => Promise<Request[]>): Promise<void> {
+  const run = async (list: Request[]): Promise<void> => {
+    for (let i = 0; i < list.length; i += batch) {
+      const answers = await Promise.all(list.slice(i, i + batch).map((request) => app.inject(request)))
+      const failed = answers.find((answer) => answer.statusCode !== 200)
+      if (failed !== undefined) throw new Error(`${name}: ${failed.statusCode} ${failed.body.slice(0, 200)}`)
+    }
+  }
+  await run(await requests(warmup))
+  const list = await requests(n)
+  const profiler = process.env.PROFILE === undefined ? null : new Session()
+  if (profiler !== null) {
+    profiler.connect()
+    await profiler.post('Profiler.enable')
+    await profiler.post('Profiler.start')
+  }
+  const before = process.cpuUsage()
+  const started = performance.now()
+  await run(list)
+  const used = process.cpuUsage(before)
+  if (profiler !== null) {
+    const { profile } = await profiler.post('Profiler.stop')
+    await writeFile(`${process.env.PROFILE}/${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile))
+    profiler.disconnect()
+  }
+  const cpu = (used.user + used.system) / 1000 / n
+  console.log(`${name.padEnd(26)} ${cpu.toFixed(3)} ms CPU/request, ${((performance.now() - started) / n).toFixed(3)} ms wall/request`)
+}
+
+try {
+  // The model cart: one line of product 101, as the bench's pool.
+  const first = await app.inject({ method: 'GET', url: '/wp-json/wc/store/v1/cart' })
+  const added = await app.inject({ method: 'POST', url: '/wp-json/wc/store/v1/cart/add-item', headers: { 'cart-token': first.headers['cart-token'] as string }, payload: { id: 101, quantity: 1 } })
+  const lineKey = (added.json() as { items: Array<{ key: string }> }).items[0]!.key
+  const model = await storage.getCart((JSON.parse(Buffer.from((added.headers['cart-token'] as string).split('.')[1]!, 'base64url').toString()) as { user_id: string }).user_id)
+  const signer = createCartTokenSigner({ secrets: [secret] })
+  let seeded = 0
+  await measure('remove-items', async (count) => {
+    const tokens: string[] = []
+    for (let i = 0; i < count; i++) {
+      const key = `t_${(seeded++).toString(16).padStart(30, '0')}`
+      // Through the storage, not SQL: the memory backend is measured too. One write each, version 1 and no snapshot.
+      await storage.updateCart(key, () => ({ data: model!.data, result: null }))
+      tokens.push(signer.sign(key))
+    }
+    return tokens.map((token) => ({ method: 'POST', url: '/wp-json/svc/v1/cart/remove-items', headers: { 'cart-token': token, 'content-type': 'application/json' }, payload: { keys: [lineKey] } }))
+  })
+  await measure('wc-ajax add_to_cart (new)', async (count) => Array.from({ length: count }, () => ({
+    method: 'POST', url: '/?wc-ajax=add_to_cart', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'product_id=101&quantity=1'
+  })))
+} finally {
+  await app.close()
+  await storage.close().catch(() => {})
+  await rateCounter.close()
+  if (databaseUrl) {
+    const { createPostgresClient } = await import('../storage/postgres/client.ts')
+    const admin = createPostgresClient({ connectionString: databaseUrl })
+    await admin.query(`DROP SCHEMA "${schema}" CASCADE`)
+    await admin.close()
+  }
+}
