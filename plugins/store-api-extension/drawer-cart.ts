@@ -38,7 +38,7 @@ export class DrawerCart {
   readonly #capture: FilterErrorCapture
   readonly #log: FastifyBaseLogger
   /** One answer per cart state: the cart and each of its items ask for the same state's locks. */
-  readonly #locks = new WeakMap<CartState, Promise<Locks>>()
+  readonly #locks = new WeakMap<CartState, Locks>()
   #snapshotKey: { locks: number, key: string } | undefined
 
   constructor (options: DrawerCartOptions) {
@@ -50,18 +50,19 @@ export class DrawerCart {
 
   /** The keys of the cart's locked lines, in cart order. */
   async lockedKeys (state: CartState): Promise<string[]> {
-    return [...(await this.#locksOf(state)).keys]
+    return [...this.#locksOf(state).keys]
   }
 
-  /** `extensions.svc` of one cart item. */
-  async itemExtension (line: PricedLine, state: CartState): Promise<SvcItemFields> {
-    return svcItemFields(line, (await this.#locksOf(state)).set)
+  /** `extensions.svc` of one cart item; at once, not a promise: a cart of 100 lines asks 100 times. */
+  itemExtension (line: PricedLine, state: CartState): SvcItemFields {
+    return svcItemFields(line, this.#locksOf(state).set)
   }
 
   /** `extensions.svc` of the cart, after the filters, with the protected keys restored. */
   async cartExtension (state: CartState): Promise<Record<string, unknown>> {
     return this.#withIssues(async (issues) => {
-      const [{ settings }, locks] = await Promise.all([this.#settings.at(state.settingsVersion), this.#locksOf(state)])
+      const locks = this.#locksOf(state)
+      const { settings } = await this.#settings.at(state.settingsVersion)
       const own: OwnCartExtension = {
         drawer_config: settings.drawer_config,
         launcher: settings.launcher,
@@ -79,7 +80,7 @@ export class DrawerCart {
 
   /** The presentation rows of the cart's first 100 lines, through `svc_cart_item_data`. */
   async itemPresentations (state: CartState): Promise<ItemPresentation[]> {
-    return this.#withIssues(async (issues) => this.#presentations(state, await this.#locksOf(state), issues))
+    return this.#withIssues(async (issues) => this.#presentations(state, this.#locksOf(state), issues))
   }
 
   /**
@@ -114,7 +115,7 @@ export class DrawerCart {
   /** The drawer's cart state (design §3.7): the fragment's JSON and the body of the `svc/v1` cart routes. */
   async state (state: CartState): Promise<DrawerCartState> {
     return this.#withIssues(async (issues) => {
-      const locks = await this.#locksOf(state)
+      const locks = this.#locksOf(state)
       const rows = await this.#presentations(state, locks, issues)
       const shop = this.#shop
       return drawerCartState(state.priced, {
@@ -145,15 +146,13 @@ export class DrawerCart {
     return rows
   }
 
-  #locksOf (state: CartState): Promise<Locks> {
+  #locksOf (state: CartState): Locks {
     let locks = this.#locks.get(state)
     if (locks === undefined) {
-      locks = (async () => {
-        // The platform's own locks (`CartService.setLockedLines`, set by the Pro edition for add-ons): one source
-        // for what the drawer shows and what the cart refuses.
-        const keys = normaliseLockedKeys(state.priced, [...this.#shop.carts.lockedLines(state.stored?.data ?? EMPTY_CART)])
-        return { keys, set: new Set(keys) }
-      })()
+      // The platform's own locks (`CartService.setLockedLines`, set by the Pro edition for add-ons): one source for
+      // what the drawer shows and what the cart refuses.
+      const keys = normaliseLockedKeys(state.priced, [...this.#shop.carts.lockedLines(state.stored?.data ?? EMPTY_CART)])
+      locks = { keys, set: new Set(keys) }
       this.#locks.set(state, locks)
     }
     return locks

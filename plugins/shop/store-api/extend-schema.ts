@@ -20,6 +20,10 @@ export interface CartUpdateCallback {
   callback: (input: { cartKey: string, viewer: Viewer, data: Record<string, unknown> }) => void | Promise<void>
 }
 
+function isThenable (value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function'
+}
+
 export class ExtendSchema {
   readonly #extensions = new Map<string, CartExtension>()
   readonly #updateCallbacks = new Map<string, CartUpdateCallback>()
@@ -56,10 +60,29 @@ export class ExtendSchema {
     return data
   }
 
-  async itemData (line: PricedLine, state: CartState): Promise<Record<string, unknown>> {
+  /**
+   * Each namespace's data for one cart item, in registration order. A promise only once a callback answered one: most
+   * answer at once, and a cart of 100 lines asks 100 times (each promise costs its allocation and the async hooks).
+   */
+  itemData (line: PricedLine, state: CartState): Record<string, unknown> | Promise<Record<string, unknown>> {
     const data: Record<string, unknown> = {}
-    for (const extension of this.#extensions.values()) {
-      if (extension.item) data[extension.namespace] = await extension.item(line, state)
+    const extensions = [...this.#extensions.values()]
+    for (let index = 0; index < extensions.length; index++) {
+      const { namespace, item } = extensions[index]!
+      if (item === undefined) continue
+      const value = item(line, state)
+      if (isThenable(value)) return this.#itemDataAsync(extensions.slice(index), value, data, line, state)
+      data[namespace] = value
+    }
+    return data
+  }
+
+  async #itemDataAsync (
+    extensions: readonly CartExtension[], first: PromiseLike<unknown>, data: Record<string, unknown>, line: PricedLine, state: CartState
+  ): Promise<Record<string, unknown>> {
+    data[extensions[0]!.namespace] = await first
+    for (const { namespace, item } of extensions.slice(1)) {
+      if (item) data[namespace] = await item(line, state)
     }
     return data
   }
