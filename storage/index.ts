@@ -2,13 +2,16 @@ import { join } from 'node:path'
 import { createMemoryRateCounter, createMemoryStorage, MemoryStorage, type MemoryStorageOptions } from './memory/index.ts'
 import type { PgliteStorageOptions } from './pglite/index.ts'
 import { createPostgresStorage } from './postgres/index.ts'
-import { createRedisRateCounter } from './redis/index.ts'
+import { createRedisRateCounter, createRedisViewCache } from './redis/index.ts'
+import { createMemoryViewCache } from './memory/view-cache.ts'
+import { withCartViewCache } from './cached-storage.ts'
 import type { SqlStorage } from './sql/sql-storage.ts'
 import type { RateCounter, Storage } from './types.ts'
 
 export type * from './types.ts'
 export { isStorageUnavailable, OrderConflictError, StorageUnavailableError } from './errors.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
+export { createMemoryViewCache, createRedisViewCache, withCartViewCache }
 export type { MemoryStorageOptions, PgliteStorageOptions }
 
 /**
@@ -24,10 +27,24 @@ export async function createPgliteStorage (options: PgliteStorageOptions): Promi
  * PostgreSQL when a URL is given, else the embedded PGlite database kept under `dataDir`. The in-process
  * `createMemoryStorage()` is never chosen here: its data dies with the process (tests, examples, hosts that want it
  * call it themselves).
+ *
+ * Guest carts' rendered views are kept beside it (`withCartViewCache`): in Redis when a URL is given (shared by every
+ * instance), in this process's memory on the embedded database (one instance only), and not at all on PostgreSQL
+ * without Redis (instances could not tell each other of their writes).
  */
-export async function createStorage ({ databaseUrl, dataDir }: { databaseUrl: string | null, dataDir: string }): Promise<Storage> {
-  if (databaseUrl) return createPostgresStorage({ connectionString: databaseUrl })
-  return createPgliteStorage({ dataDir: join(dataDir, 'pglite') })
+export async function createStorage ({ databaseUrl, dataDir, redisUrl = null, onCacheError }: {
+  databaseUrl: string | null
+  dataDir: string
+  redisUrl?: string | null
+  onCacheError?: (error: unknown) => void
+}): Promise<Storage> {
+  const options = onCacheError === undefined ? {} : { onError: onCacheError }
+  if (databaseUrl) {
+    const storage = await createPostgresStorage({ connectionString: databaseUrl })
+    return redisUrl ? withCartViewCache(storage, createRedisViewCache({ url: redisUrl }), options) : storage
+  }
+  const storage = await createPgliteStorage({ dataDir: join(dataDir, 'pglite') })
+  return withCartViewCache(storage, redisUrl ? createRedisViewCache({ url: redisUrl }) : createMemoryViewCache(), options)
 }
 
 /** Redis when a URL is given, a Redis Cluster when its nodes are, else in-process counters (one instance only). */

@@ -222,6 +222,42 @@ export interface CartSnapshot {
   catalogVersion: number
   /** 0 when no settings are stored. */
   settingsVersion: number
+  /** The cart's version the snapshot was stored for (absent from storages that do not tell it). */
+  version?: number
+}
+
+/**
+ * A rendered view of a guest cart (the drawer's state, the Store API cart, the drawer data) as a cache keeps it: the
+ * bytes, the stamp they were computed with and the cart's version they were computed from.
+ */
+export interface CachedCartView {
+  body: string
+  stamp: string
+  version: number
+}
+
+/**
+ * A cache of rendered cart views shared by every instance of a shop (Redis), or kept by the only instance (memory),
+ * read without a database round trip. It never answers a view older than a write that has begun:
+ * - `beginCartWrite(key, nextVersion)` runs inside a cart write, before it commits; from then on no view of the cart
+ *   computed from a version below `nextVersion` is answered or stored (a read that fetched the old row before the
+ *   commit and stores its view after it is refused). `Number.MAX_SAFE_INTEGER` refuses every view until the entry
+ *   expires (a cart deleted, or bound to a user: its views are a guest's).
+ * - `beginVersionsWrite` and `endVersionsWrite` bracket a catalog or settings write: in between, `read` answers no
+ *   versions (every read goes to the database), and after it the versions are at least the written ones.
+ * Both `begin…` calls must reject when the cache cannot be reached: the write must then not happen, or another
+ * instance could go on answering the view from before it. Reads and fills may fail: callers fall back to storage.
+ */
+export interface CartViewCache extends Lifecycle {
+  /** The cached view (null: none usable) and the catalog's and settings' versions as the cache knows them (null: unknown). */
+  read (key: string, view: string): Promise<{ view: CachedCartView | null, versions: WriteVersions | null }>
+  /** Stores a view of the cart at `version`, unless a write has begun since. */
+  fill (key: string, view: string, entry: CachedCartView): Promise<void>
+  /** Makes the versions known when the cache knows none (never lowers versions a write published). */
+  seedVersions (versions: WriteVersions): Promise<void>
+  beginCartWrite (key: string, nextVersion: number): Promise<void>
+  beginVersionsWrite (): Promise<void>
+  endVersionsWrite (versions: WriteVersions): Promise<void>
 }
 
 /**
@@ -253,6 +289,15 @@ export interface CartStore {
    * to tell what the snapshot was computed from. Returns whether it was stored.
    */
   saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
+  /**
+   * Other rendered views of a guest cart (`withCartViewCache`: absent from a storage that keeps none). `getCartView`
+   * answers the view while it is the one stored for the cart's current version, with the versions as they are now;
+   * `saveCartView` keeps a view computed from `version` of the cart, at the versions in `stamp`'s maker's hands.
+   */
+  getCartView? (key: string, view: string): Promise<CartSnapshot | null>
+  saveCartView? (key: string, version: number, view: string, stamp: string, body: string, versions: WriteVersions): Promise<void>
+  /** The catalog's and settings' versions as they are now. */
+  getVersions (): Promise<WriteVersions>
   /**
    * Runs `update` with the cart's current data (an empty cart at version 0 when none is stored) while holding the
    * cart's write lock, then stores the returned data, if any, in the same transaction, and answers the versions that

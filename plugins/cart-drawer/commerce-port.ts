@@ -138,8 +138,11 @@ export interface CartsPort {
   /** Reads and prices. */
   get (key: string, viewer?: Viewer): Promise<CartState>
   addItem (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
-  /** Removes every given line or none (an unknown or locked key refuses the whole change). */
-  removeItems (key: string, itemKeys: readonly string[], viewer?: Viewer): Promise<CartState>
+  /**
+   * Removes every given line or none (an unknown or locked key refuses the whole change). `read`: the cart as this
+   * request read it (`read`), which the change may start from instead of reading the cart again.
+   */
+  removeItems (key: string, itemKeys: readonly string[], viewer?: Viewer, read?: CartReading): Promise<CartState>
   applyCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
   removeCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
   /** A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction. */
@@ -166,6 +169,12 @@ export interface CartsPort {
    */
   readSnapshot? (key: string): Promise<string | null>
   storeSnapshot? (state: CartState, read: CartReading, viewer: Viewer): Promise<string | null>
+  /**
+   * Other rendered views of a guest's cart (the drawer data), if the shop keeps them: the current one of that name,
+   * or null; and keeping one computed from `read` (kept only where the snapshotter's `cacheable` allows).
+   */
+  readView? (key: string, view: string): Promise<string | null>
+  storeView? (view: string, state: CartState, read: CartReading, viewer: Viewer, body: string): Promise<void>
 }
 
 /** A cart as read or just written: what is stored, the priced figures and the cart hash. */
@@ -244,6 +253,11 @@ export type LockedLines = (data: CartData) => ReadonlySet<string>
 export interface CartSnapshotter {
   key: () => string
   make: (state: CartState) => Promise<string | null>
+  /**
+   * Whether the shop may keep other rendered views of this state that include this plugin's data (the Store API
+   * cart with its extension, the drawer data) for as long as the snapshot's versions and key hold; absent: never.
+   */
+  cacheable?: (state: CartState) => Promise<boolean>
 }
 
 /** Store API extension data: a namespace's callbacks for the cart and for each line. */

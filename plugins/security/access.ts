@@ -26,9 +26,10 @@ async function login (request: FastifyRequest, shop: CommercePort, unavailable: 
  * The access groups of specification §5 and design §3.3. Cart session: a valid Cart-Token; a logged-in visitor must
  * also send a valid `X-WP-Nonce`, a guest must not send one; the token of a cart bound to a user is refused
  * (`svc_invalid_cart_token`) unless that user is logged in. Admin: logged in (401), a valid nonce and `manage_shop`
- * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current.
+ * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current;
+ * `cachedView`: likewise the shop's kept view of that name.
  */
-export async function resolveAccess (request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false): Promise<SvcRequestContext> {
+export async function resolveAccess (request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')
 
@@ -58,6 +59,11 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
     if (authenticated === null && drawerSnapshot && shop.carts.readSnapshot !== undefined) {
       const snapshot = await shop.carts.readSnapshot(cartKey)
       if (snapshot !== null) return { group: 'guest', cartKey, cartRead: null, snapshot, user: null }
+    }
+    // Likewise a view the shop keeps (a guest's view: a cart bound to a user has none, so its owner needs no read).
+    if (authenticated === null && cachedView !== null && shop.carts.readView !== undefined) {
+      const view = await shop.carts.readView(cartKey, cachedView)
+      if (view !== null) return { group: 'guest', cartKey, cartRead: null, snapshot: view, user: null }
     }
     // The cart with its products, coupons and the settings' version: the drawer's reads need no other round trip.
     const cartRead = await shop.carts.read(cartKey)

@@ -13,8 +13,9 @@ export interface SvcRequestContext {
    */
   cartRead: CartReading | null
   /**
-   * The drawer's state as stored at the cart's last write, when the route asked for it (`drawerSnapshot`), the
-   * caller is a guest and it is still current; then `cartRead` was not read (null). Else null.
+   * The drawer's state as stored at the cart's last write, when the route asked for it (`drawerSnapshot`), or the
+   * shop's kept view the route named (`cachedView`), when the caller is a guest and it is still current; then
+   * `cartRead` was not read (null). Else null.
    */
   snapshot: string | null
   user: DrawerUser | null

@@ -117,7 +117,7 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
     const { svcRoute: spec, svc: rules } = request.routeOptions.config
     if (spec === undefined) return
-    request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true)
+    request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true, rules?.cachedView?.(request) ?? null)
     if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
     if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false) await countCartStart(request, reply)
   })

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify'
 /**
  * The rules an `svc/v1` route declares on itself, in its route options: `config.svc` gives its edition, access group
  * and rate limit, `bodyLimit` its largest body (write routes without one get `BODY_LIMITS.write`). The security
@@ -22,6 +23,11 @@ export interface SvcRouteRules {
   rateLimit?: RateLimit | null
   /** The route sends the drawer's cart state as stored when it can: a guest's request reads the snapshot first. */
   drawerSnapshot?: boolean
+  /**
+   * The route sends a view of a guest's cart the shop keeps (`CartsPort.readView`) when it can: the view's name for
+   * this request, or null when the request must be computed. A current view is read instead of the cart.
+   */
+  cachedView?: (request: FastifyRequest) => string | null
   /**
    * A cart-session write changes the cart unless it says `false` here: on a cart not stored yet it starts one, which
    * counts against the shop's limit on new carts (`CommercePort.countCartStart`).

@@ -40,6 +40,7 @@ export class DrawerCart {
   /** One answer per cart state: the cart and each of its items ask for the same state's locks. */
   readonly #locks = new WeakMap<CartState, Locks>()
   #snapshotKey: { locks: number, key: string } | undefined
+  #timedAt: { version: number, timed: boolean } | undefined
 
   constructor (options: DrawerCartOptions) {
     this.#shop = options.shop
@@ -90,8 +91,27 @@ export class DrawerCart {
    */
   async snapshot (state: CartState): Promise<string | null> {
     const data = state.stored?.data ?? EMPTY_CART
-    if (data.coupons.length > 0 || this.#shop.filters.has(ITEM_FILTER)) return null
+    if (data.coupons.length > 0 || this.#shop.filters.has(ITEM_FILTER) || await this.#timed(state)) return null
     return JSON.stringify(await this.state(state))
+  }
+
+  /**
+   * Whether views that carry this state's drawer data (the Store API cart with `extensions.svc`, the drawer data) may
+   * be kept while the versions hold: as a snapshot, and with no `svc_store_api_cart_extension_data` callback either.
+   */
+  async cacheable (state: CartState): Promise<boolean> {
+    const data = state.stored?.data ?? EMPTY_CART
+    const { filters } = this.#shop
+    return data.coupons.length === 0 && !filters.has(ITEM_FILTER) && !filters.has(CART_FILTER) && !(await this.#timed(state))
+  }
+
+  /** Whether the settings hold a condition on the date or the weekday: what they decide changes with the clock. */
+  async #timed (state: CartState): Promise<boolean> {
+    const { version, settings } = await this.#settings.at(state.settingsVersion)
+    if (this.#timedAt?.version !== version) {
+      this.#timedAt = { version, timed: /"type":"(?:date_range|weekday)"/.test(JSON.stringify(settings)) }
+    }
+    return this.#timedAt.timed
   }
 
   /**

@@ -34,7 +34,11 @@ export const storeApiExtensionPlugin = fp(async (fastify) => {
   })
   fastify.decorate('drawerCart', drawerCart)
   // Every cart write stores the drawer's state as it will be sent, so `GET svc/v1/cart` sends stored bytes.
-  const removeSnapshots = shop.carts.addHook('snapshot', { key: () => drawerCart.snapshotKey(), make: (state) => drawerCart.snapshot(state) })
+  const removeSnapshots = shop.carts.addHook('snapshot', {
+    key: () => drawerCart.snapshotKey(),
+    make: (state) => drawerCart.snapshot(state),
+    cacheable: (state) => drawerCart.cacheable(state)
+  })
   fastify.addHook('onClose', async () => { removeSnapshots() })
   shop.extendCart({
     namespace: SVC_NAMESPACE,

@@ -1,17 +1,13 @@
-import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import type { FastifyPluginAsync } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { CartConflictBody, cartErrors, CouponCodeBody, RemoveItemsBody } from '../../schemas/svc-free.ts'
 import { BODY_LIMITS, perMinute } from '../security/index.ts'
+import { sendJson } from './send-json.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
 const tags = ['svc']
-
-/** Sends JSON bytes as they are (a string with a JSON content type is not serialized again). */
-function sendJson (reply: FastifyReply, json: string): FastifyReply {
-  return reply.type('application/json; charset=utf-8').send(json)
-}
 
 /** `GET cart`, `POST cart/remove-items`, `POST coupon`, `DELETE coupon`: the drawer's cart. */
 export const cartRoutes: FastifyPluginAsync = async (fastify) => {
@@ -43,7 +39,8 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: DrawerCartStateSchema, 409: CartConflictBody, ...cartErrors }
     }
   }, async (request) => {
-    return changeCart(fastify, request, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request)))
+    // The cart the security plugin read: the change starts from it (and is stored only if the cart is still as read).
+    return changeCart(fastify, request, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request), request.svc?.cartRead ?? undefined))
   })
 
   app.post('/coupon', {

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify'
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { restError } from '../../errors/index.ts'
 import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
@@ -9,6 +9,7 @@ import {
 } from '../../schemas/svc-free.ts'
 import { perMinute } from '../security/index.ts'
 import { recommendationsFor } from './recommendations.ts'
+import { sendJson } from './send-json.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
 const tags = ['svc']
@@ -21,8 +22,12 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   sections.register('cart', async (request) => fastify.drawerCart.state(await cartStateOf(fastify, request)))
   sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
+  // The drawer's usual request (every section) is kept per cart, under a name that tells the sections it holds.
+  const drawerDataView = (request: FastifyRequest): string | null =>
+    (request.query as { fields?: unknown }).fields === undefined ? `drawer-data.${sections.names().join('.')}` : null
+
   app.get('/drawer-data', {
-    config: { svc: { edition: 'free', access: 'cart' } },
+    config: { svc: { edition: 'free', access: 'cart', cachedView: drawerDataView } },
     schema: {
       tags,
       operationId: 'svcGetDrawerData',
@@ -31,7 +36,7 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
       querystring: DrawerDataQuery,
       response: { 200: DrawerDataSchema, ...cartErrors }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const requested = request.query.fields === undefined
       ? sections.names()
       : [...new Set(request.query.fields.split(',').map((name) => name.trim()).filter(Boolean))]
@@ -41,7 +46,16 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
         params: { fields: `unknown section(s) ${unknown.join(', ')}; known: ${DRAWER_DATA_SECTIONS.join(', ')}` }
       })
     }
-    return sections.load(request, requested)
+    const kept = request.svc?.snapshot ?? null
+    if (kept !== null) return sendJson(reply, kept)
+    const data = await sections.load(request, requested)
+    const view = drawerDataView(request)
+    const read = request.svc?.cartRead ?? null
+    const { carts } = fastify.commerce
+    if (view === null || read === null || carts.storeView === undefined) return data
+    const json = reply.serialize(data) as string
+    await carts.storeView(view, await cartStateOf(fastify, request), read, viewerOf(request), json)
+    return sendJson(reply, json)
   })
 
   app.get('/recommendations', {

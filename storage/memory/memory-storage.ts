@@ -280,7 +280,12 @@ export class MemoryStorage implements Storage {
     this.#assertOpen()
     const record = this.#carts.get(key)
     if (record?.snapshot == null || record.stamp === null || record.userId !== null) return null
-    return { snapshot: record.snapshot, stamp: record.stamp, ...this.#versions() }
+    return { snapshot: record.snapshot, stamp: record.stamp, version: record.version, ...this.#versions() }
+  }
+
+  async getVersions (): Promise<WriteVersions> {
+    this.#assertOpen()
+    return this.#versions()
   }
 
   async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {

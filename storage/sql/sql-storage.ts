@@ -50,7 +50,7 @@ const READ_CART = `
  * a cart bound to a user.
  */
 const GET_CART_SNAPSHOT = `
-  SELECT snapshot, snapshot_stamp AS stamp, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL AND user_id IS NULL`
+  SELECT snapshot, snapshot_stamp AS stamp, version, ${VERSIONS} FROM svc_carts WHERE key = $1 AND snapshot IS NOT NULL AND user_id IS NULL`
 
 const BUMP_CATALOG = "WITH bump AS (UPDATE svc_versions SET version = version + 1 WHERE name = 'catalog')"
 
@@ -224,10 +224,16 @@ export class SqlStorage implements Storage {
   }
 
   async getCartSnapshot (key: string): Promise<CartSnapshot | null> {
-    const { rows } = await this.#db.query<{ snapshot: string, stamp: string } & WriteVersionsRow>(GET_CART_SNAPSHOT, [key], 'svc_get_cart_snapshot')
+    const { rows } = await this.#db.query<{ snapshot: string, stamp: string, version: number } & WriteVersionsRow>(GET_CART_SNAPSHOT, [key], 'svc_get_cart_snapshot')
     const row = rows[0]
     if (row === undefined) return null
-    return { snapshot: row.snapshot, stamp: row.stamp, catalogVersion: row.catalog_version, settingsVersion: row.settings_version }
+    return { snapshot: row.snapshot, stamp: row.stamp, version: row.version, catalogVersion: row.catalog_version, settingsVersion: row.settings_version }
+  }
+
+  async getVersions (): Promise<WriteVersions> {
+    const { rows } = await this.#db.query<WriteVersionsRow>(`SELECT ${VERSIONS}`, [], 'svc_get_versions')
+    const row = rows[0] as WriteVersionsRow
+    return { catalogVersion: row.catalog_version, settingsVersion: row.settings_version }
   }
 
   async saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean> {

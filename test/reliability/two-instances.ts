@@ -85,6 +85,37 @@ test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, asyn
     t.same(onA.json.items.map((item: { quantity: number }) => item.quantity), [5], 'A sees B\'s change')
   })
 
+  await t.test('1,000 writes, each through one instance and read at once through the other: never a stale cart', async (t) => {
+    // The reads a drawer makes (its cart, the Store API cart, the drawer data), each twice: the first may compute and
+    // keep the view, the second is answered from the kept one without a database round trip.
+    const quantities = (response: { json: Record<string, any> }, path: string): number[] => path.endsWith('drawer-data')
+      ? response.json.cart.cartItems.map((item: { quantity: number }) => item.quantity)
+      : path.startsWith(SVC)
+        ? response.json.cartItems.map((item: { quantity: number }) => item.quantity)
+        : response.json.items.map((item: { quantity: number }) => item.quantity)
+    const reads = [`${SVC}/cart`, `${STORE_API}/cart`, `${SVC}/drawer-data`]
+    const first = await call(a, 'GET', `${STORE_API}/cart`, { 'cart-token': token })
+    const itemKey = first.json.items[0].key as string
+    const stale: string[] = []
+    let readsMade = 0
+    for (let i = 0; i < 1000; i++) {
+      const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a]
+      const quantity = 1 + (i % 4)
+      const written = await call(writer, 'POST', `${STORE_API}/cart/update-item`, { 'cart-token': token }, { key: itemKey, quantity })
+      if (written.status !== 200) { stale.push(`write ${i}: ${written.status} ${written.text.slice(0, 200)}`); break }
+      for (const path of reads) {
+        for (let n = 0; n < 2; n++) {
+          const read = await call(reader, 'GET', path, { 'cart-token': token })
+          readsMade++
+          const seen = read.status === 200 ? quantities(read, path) : []
+          if (seen.length !== 1 || seen[0] !== quantity) stale.push(`write ${i} of ${quantity}, read ${n + 1} of ${path}: ${read.status} ${JSON.stringify(seen)}`)
+        }
+      }
+    }
+    t.same(stale.slice(0, 5), [], `${readsMade} reads after 1,000 writes saw every write (${stale.length} did not)`)
+    t.equal(readsMade, 6000)
+  })
+
   await t.test('a rate limit is shared: requests to both instances count against one window', async (t) => {
     // POST /coupon: 10 per minute per client IP and per visitor (specification §4.2).
     const statuses: number[] = []

@@ -149,6 +149,30 @@ export class CartService {
     return snapshot
   }
 
+  /**
+   * A rendered view of a guest's cart other than the snapshot (the Store API cart, the drawer data) as the storage's
+   * view cache keeps it, while it is current; null when there is none, it is stale, or the storage keeps no views.
+   * No database round trip when the cache has it.
+   */
+  async readView (key: string, view: string): Promise<string | null> {
+    const snapshotKey = this.snapshotKey
+    if (snapshotKey === undefined || this.#storage.getCartView === undefined) return null
+    const stored = await this.#storage.getCartView(key, view)
+    return stored !== null && stored.stamp === snapshotStamp(`${view}/${snapshotKey}`, stored) ? stored.snapshot : null
+  }
+
+  /**
+   * Keeps a rendered view of a guest's cart (`readView`), when the storage keeps views and the snapshotter says the
+   * state may be kept: stamped with the versions of the read it was computed from.
+   */
+  async storeView (view: string, state: CartState, read: CartRead, viewer: Viewer, body: string): Promise<void> {
+    const snapshotter = this.#hooks.snapshotter
+    if (snapshotter?.cacheable === undefined || this.#storage.saveCartView === undefined) return
+    if (state.stored === null || read.cart === null || !isGuest(viewer) || !(await snapshotter.cacheable(state))) return
+    const versions = { catalogVersion: read.catalogVersion, settingsVersion: read.settingsVersion }
+    await this.#storage.saveCartView(state.key, state.stored.version, view, snapshotStamp(`${view}/${snapshotter.key()}`, versions), body, versions)
+  }
+
   /** The locked lines of a cart's data. */
   lockedLines (data: CartData): ReadonlySet<string> {
     return this.#lockedLines(data)

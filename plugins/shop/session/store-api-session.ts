@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { can, MANAGE_SHOP, type AuthService } from '../auth/auth-service.ts'
-import { requestUser } from '../auth/session-cookie.ts'
+import { requestUser, SESSION_COOKIE } from '../auth/session-cookie.ts'
 import type { Viewer } from '../cart/cart-service.ts'
 import type { Storage } from '../../../storage/types.ts'
 import type { CartTokenSigner } from './cart-token.ts'
@@ -65,6 +65,23 @@ async function findCartKey (request: FastifyRequest, reply: FastifyReply, deps: 
   const key = own?.key ?? newCartKey()
   setCartCookie(request, reply, key)
   return key
+}
+
+/**
+ * The cart key of the request's `Cart-Token` when it carries no login session: a guest's request that may be answered
+ * from a cached view of that cart (a cart bound to a user has none, so the owner check holds without a read). Null
+ * otherwise. The key becomes the request's (`requestCartKey`) only through `useGuestCartKey`, once a view answered.
+ */
+export function guestTokenKey (request: FastifyRequest, cartTokens: CartTokenSigner): string | null {
+  const header = request.headers['cart-token']
+  if (typeof header !== 'string' || header === '' || readSignedCookie(request, SESSION_COOKIE) !== null) return null
+  const key = cartTokens.verify(header)
+  return key !== null && isCartKey(key) ? key : null
+}
+
+/** Records the key `guestTokenKey` gave as the request's cart (the response's nonce and token name it). */
+export function useGuestCartKey (request: FastifyRequest, key: string): void {
+  resolvedKeys.set(request, key)
 }
 
 export async function requestViewer (request: FastifyRequest, auth: AuthService): Promise<Viewer> {

@@ -2,8 +2,11 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import { answersWithCart, RestError, storeApiError } from '../../../errors/index.ts'
 import type { CartState, Viewer } from '../cart/cart-service.ts'
-import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
+import { guestTokenKey, requestViewer, resolveCartKey, useGuestCartKey } from '../session/store-api-session.ts'
 import { serializeCart } from './serialize-cart.ts'
+
+/** The name of the Store API cart's view in the storage's view cache (`CartService.readView`). */
+const STORE_API_VIEW = 'store-api'
 
 export type CartAction = (key: string, viewer: Viewer) => Promise<CartState>
 
@@ -11,6 +14,13 @@ export type CartAction = (key: string, viewer: Viewer) => Promise<CartState>
 export interface CartResponder {
   /** The request's cart key and viewer (the key names the cart of the `Cart-Token`, the cookie, or a new one). */
   session (request: FastifyRequest, reply: FastifyReply): Promise<{ key: string, viewer: Viewer }>
+  /**
+   * Answers a guest's `GET cart` from the cart's cached view, when the storage keeps views and has a current one:
+   * no database round trip. Null when the request must be served the long way (`read`).
+   */
+  sendCached (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null>
+  /** Reads, prices and sends the request's cart, keeping its view for the next guest read where it may. */
+  read (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
   /** Sends the cart with its `Cart-Token` and `Cart-Hash`. */
   send (reply: FastifyReply, state: CartState, status?: number): Promise<FastifyReply>
   /** The Store API cart body of a state. */
@@ -56,8 +66,38 @@ export function cartResponder (fastify: FastifyInstance): CartResponder {
     return { key, viewer: await requestViewer(request, shop.auth) }
   }
 
+  async function sendCached (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
+    const key = guestTokenKey(request, shop.cartTokens)
+    if (key === null) return null
+    const view = await shop.carts.readView(key, STORE_API_VIEW)
+    if (view === null) return null
+    useGuestCartKey(request, key)
+    const cut = view.indexOf('\n')
+    reply.header('Cart-Token', shop.cartTokens.sign(key))
+    reply.header('Cart-Hash', view.slice(0, cut))
+    return reply.type('application/json; charset=utf-8').send(view.slice(cut + 1))
+  }
+
+  async function read (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+    const { key, viewer } = await session(request, reply)
+    const cartRead = await shop.carts.read(key)
+    const state = shop.carts.priceRead(key, cartRead, viewer)
+    const payload = await body(state)
+    // Another namespace's extension is code no version tells: only the drawer's own may be kept.
+    if (shop.extendSchema.size <= 1) {
+      const json = reply.serialize(payload)
+      await shop.carts.storeView(STORE_API_VIEW, state, cartRead, viewer, `${state.hash}\n${json}`)
+      reply.header('Cart-Token', shop.cartTokens.sign(state.key))
+      reply.header('Cart-Hash', state.hash)
+      return reply.type('application/json; charset=utf-8').send(json)
+    }
+    return send(reply, state)
+  }
+
   return {
     session,
+    sendCached,
+    read,
     send,
     body,
     run,

@@ -9,14 +9,11 @@ import { cartResponder } from './cart-responder.ts'
 export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
   const { shop } = fastify
-  const { change, send, session } = cartResponder(fastify)
+  const { change, read, sendCached } = cartResponder(fastify)
 
   app.get('/cart', {
     schema: { tags: ['store-api'], operationId: 'getCart', summary: 'The cart', response: CartResponses }
-  }, async (request, reply) => {
-    const { key, viewer } = await session(request, reply)
-    return send(reply, await shop.carts.get(key, viewer))
-  })
+  }, async (request, reply) => await sendCached(request, reply) ?? read(request, reply))
 
   app.post('/cart/add-item', {
     // Fifty chosen attributes of 200 characters each fit.

@@ -1,0 +1,130 @@
+import { StorageUnavailableError } from './errors.ts'
+import type { CartSnapshot, CartViewCache, Storage, WriteVersions } from './types.ts'
+
+/** The drawer's snapshot is the view named `svc`: the storage's own snapshot column backs it. */
+const SNAPSHOT_VIEW = 'svc'
+/** Refuses every view of a cart until its cache entry expires (a cart deleted, or bound to a user). */
+const NO_VIEWS = Number.MAX_SAFE_INTEGER
+
+export interface CartViewCacheOptions {
+  /** A cache read or fill that failed (the read went to the database instead). */
+  onError?: (error: unknown) => void
+}
+
+/**
+ * The storage with its guest carts' rendered views kept in `cache`: a read of a cart that has not changed answers
+ * from the cache, with no database round trip, and falls back to the database when the cache misses or fails.
+ *
+ * Every write that could change a view tells the cache before it commits (`beginCartWrite`, `beginVersionsWrite`):
+ * after a write has answered, no instance answers a view from before it. When the cache cannot be told, the write is
+ * refused as a storage outage (503) rather than done: an unreachable cache could still hold the old view for other
+ * instances. Reads never need the cache.
+ */
+export function withCartViewCache (storage: Storage, cache: CartViewCache, options: CartViewCacheOptions = {}): Storage {
+  const failed = (error: unknown): null => {
+    options.onError?.(error)
+    return null
+  }
+  const begin = async (start: () => Promise<void>): Promise<void> => {
+    try {
+      await start()
+    } catch (error) {
+      throw new StorageUnavailableError('The cart view cache cannot be reached: the write was not made.', { cause: error })
+    }
+  }
+  const published = async (): Promise<void> => {
+    try {
+      await cache.endVersionsWrite(await storage.getVersions())
+    } catch (error) {
+      // The versions stay unknown to the cache until its entry expires: reads go to the database meanwhile.
+      failed(error)
+    }
+  }
+  /** A catalog or settings write, bracketed. */
+  const versionsWrite = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
+    await begin(() => cache.beginVersionsWrite())
+    try {
+      return await write(...args)
+    } finally {
+      await published()
+    }
+  }
+  const cached = async (key: string, view: string): Promise<CartSnapshot | null> => {
+    const { view: hit, versions } = await cache.read(key, view).catch(() => ({ view: null, versions: null }))
+    if (hit === null || versions === null) return null
+    return { snapshot: hit.body, stamp: hit.stamp, version: hit.version, ...versions }
+  }
+  const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
+    Promise.all([
+      cache.fill(key, view, { body, stamp, version }),
+      versions === null ? undefined : cache.seedVersions(versions)
+    ]).catch(failed)
+
+  const overrides: Partial<Storage> = {
+    async getCartSnapshot (key) {
+      const hit = await cached(key, SNAPSHOT_VIEW)
+      if (hit !== null) return hit
+      const stored = await storage.getCartSnapshot(key)
+      if (stored?.version !== undefined) await fill(key, SNAPSHOT_VIEW, stored.snapshot, stored.stamp, stored.version, stored)
+      return stored
+    },
+
+    async saveCartSnapshot (key, version, stamp, snapshot) {
+      const saved = await storage.saveCartSnapshot(key, version, stamp, snapshot)
+      if (saved) await fill(key, SNAPSHOT_VIEW, snapshot, stamp, version, null)
+      return saved
+    },
+
+    getCartView: cached,
+
+    async saveCartView (key, version, view, stamp, body, versions) {
+      await fill(key, view, body, stamp, version, versions)
+    },
+
+    async updateCart (key, update, updateOptions) {
+      let kept: { stamp: string, snapshot: string } | undefined
+      const written = await storage.updateCart(key, async (current) => {
+        const outcome = await update(current)
+        kept = outcome.snapshot
+        if (outcome.data !== undefined) await begin(() => cache.beginCartWrite(key, current.version + 1))
+        return outcome
+      }, updateOptions)
+      // A write that stored the new version's snapshot with its data: the cache gets it too.
+      if (kept !== undefined && written.versions !== undefined) {
+        await fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, written.cart.version, written.versions)
+      }
+      return written
+    },
+
+    async setCartUser (key, userId) {
+      await begin(() => cache.beginCartWrite(key, NO_VIEWS))
+      return storage.setCartUser(key, userId)
+    },
+
+    async deleteCart (key) {
+      await begin(() => cache.beginCartWrite(key, NO_VIEWS))
+      return storage.deleteCart(key)
+    },
+
+    upsertProducts: versionsWrite(storage.upsertProducts.bind(storage)),
+    upsertCoupons: versionsWrite(storage.upsertCoupons.bind(storage)),
+    createOrder: versionsWrite(storage.createOrder.bind(storage)),
+    saveSettings: versionsWrite(storage.saveSettings.bind(storage)),
+
+    async close () {
+      await Promise.allSettled([cache.close()])
+      await storage.close()
+    }
+  }
+
+  return new Proxy(storage, {
+    get (target, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof Storage]
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    },
+    has (target, property) {
+      return Object.hasOwn(overrides, property) || Reflect.has(target, property)
+    }
+  })
+}

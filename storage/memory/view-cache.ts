@@ -1,0 +1,81 @@
+import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
+
+export interface MemoryViewCacheOptions {
+  /** Carts kept at most; the least recently filled goes first (default 10,000). */
+  maxCarts?: number
+}
+
+interface Entry {
+  /** No view of a version below this one is answered or stored. */
+  minVersion: number
+  views: Map<string, CachedCartView>
+}
+
+/**
+ * Cart views in this process's memory: for a shop of one instance (the embedded database), where every write goes
+ * through this process. Bounded by `maxCarts`.
+ */
+export function createMemoryViewCache ({ maxCarts = 10_000 }: MemoryViewCacheOptions = {}): CartViewCache {
+  const carts = new Map<string, Entry>()
+  let versions: WriteVersions | null = null
+  let versionWrites = 0
+
+  const keep = (key: string, entry: Entry): void => {
+    carts.delete(key)
+    carts.set(key, entry)
+    if (carts.size > maxCarts) carts.delete(carts.keys().next().value as string)
+  }
+
+  return {
+    name: 'memory',
+
+    async read (key, view) {
+      const entry = carts.get(key)
+      const cached = entry?.views.get(view) ?? null
+      return {
+        view: cached !== null && entry !== undefined && cached.version >= entry.minVersion ? cached : null,
+        versions: versionWrites > 0 ? null : versions
+      }
+    },
+
+    async fill (key, view, cached) {
+      const entry = carts.get(key) ?? { minVersion: 0, views: new Map() }
+      if (cached.version < entry.minVersion) return
+      const current = entry.views.get(view)
+      if (current !== undefined && current.version > cached.version) return
+      entry.views.set(view, cached)
+      keep(key, entry)
+    },
+
+    async seedVersions (seen) {
+      versions = versions === null ? { ...seen } : maxVersions(versions, seen)
+    },
+
+    async beginCartWrite (key, nextVersion) {
+      const entry = carts.get(key)
+      keep(key, { minVersion: Math.max(nextVersion, entry?.minVersion ?? 0), views: new Map() })
+    },
+
+    async beginVersionsWrite () {
+      versionWrites++
+    },
+
+    async endVersionsWrite (written) {
+      versionWrites = Math.max(0, versionWrites - 1)
+      versions = versions === null ? { ...written } : maxVersions(versions, written)
+    },
+
+    async ping () {},
+
+    async close () {
+      carts.clear()
+    }
+  }
+}
+
+function maxVersions (a: WriteVersions, b: WriteVersions): WriteVersions {
+  return {
+    catalogVersion: Math.max(a.catalogVersion, b.catalogVersion),
+    settingsVersion: Math.max(a.settingsVersion, b.settingsVersion)
+  }
+}

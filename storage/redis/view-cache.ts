@@ -1,0 +1,175 @@
+import type { Cluster, Redis } from 'ioredis'
+import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
+import { createFailFastClient, initialConnection } from './connection.ts'
+
+export interface RedisViewCacheOptions {
+  /** A Redis URL; or `client`, a connected client or cluster of the caller's (closed by `close`). */
+  url?: string
+  client?: Redis | Cluster
+  /** Must not contain `{` or `}`: the cart key inside the braces is the Redis Cluster hash tag. */
+  keyPrefix?: string
+  /** How long a cart's views live after their last write or fill (default 10 minutes): bounds Redis' memory. */
+  cartTtlMs?: number
+  /**
+   * How long the known catalog and settings versions live (default 5 s). Writes through the app publish theirs at
+   * once; a write that bypasses the app (SQL by hand, another program) is seen within this time.
+   */
+  versionsTtlMs?: number
+  commandTimeoutMs?: number
+  connectTimeoutMs?: number
+  onError?: (error: Error) => void
+}
+
+// A view is stored only for a version no write has begun beyond, and never over a newer one.
+const fillScript = `
+local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
+local version = tonumber(ARGV[2])
+if version < min then return 0 end
+local current = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[1]) or '-1')
+if current > version then return 0 end
+redis.call('HSET', KEYS[1], 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+return 1
+`
+
+// The views go and the least version rises: a read that fetched the row before the write cannot store its view.
+const beginCartScript = `
+local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
+local next = tonumber(ARGV[1])
+if next < min then next = min end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'm', string.format('%.0f', next))
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`
+
+// Versions only grow: whoever publishes older ones (a slow reader, a write that ended late) changes nothing.
+const mergeVersions = `
+local function raise (field, value)
+  local current = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
+  if tonumber(value) > current then redis.call('HSET', KEYS[1], field, value) end
+end
+`
+
+const seedScript = `${mergeVersions}
+local fresh = redis.call('EXISTS', KEYS[1]) == 0
+raise('c', ARGV[1])
+raise('s', ARGV[2])
+if fresh then
+  redis.call('HSET', KEYS[1], 'd', 0)
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+`
+
+const beginVersionsScript = `
+redis.call('HINCRBY', KEYS[1], 'd', 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`
+
+const endVersionsScript = `${mergeVersions}
+raise('c', ARGV[1])
+raise('s', ARGV[2])
+if redis.call('HINCRBY', KEYS[1], 'd', -1) < 0 then redis.call('HSET', KEYS[1], 'd', 0) end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+`
+
+type ViewRedis = (Redis | Cluster) & {
+  svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
+  svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
+  svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
+  svcViewBeginVersions: (key: string, ttl: number) => Promise<unknown>
+  svcViewEndVersions: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
+}
+
+/**
+ * Cart views in Redis, shared by every instance. A cart's views are one hash (`m`, the least version a view may have;
+ * `v:`, `t:` and `b:` per view: its version, stamp and bytes), the versions another (`c`, `s`, and `d`, the catalog
+ * or settings writes under way). A read is two HMGETs sent together.
+ */
+export function createRedisViewCache (options: RedisViewCacheOptions): CartViewCache {
+  const {
+    keyPrefix = 'svc:view:',
+    cartTtlMs = 10 * 60_000,
+    versionsTtlMs = 5000,
+    commandTimeoutMs = 250,
+    connectTimeoutMs = 1000
+  } = options
+  const client = (options.client ?? createFailFastClient({
+    url: options.url ?? 'redis://127.0.0.1:6379',
+    commandTimeoutMs,
+    connectTimeoutMs,
+    connectionName: 'view-cache',
+    ...(options.onError === undefined ? {} : { onError: options.onError })
+  })) as ViewRedis
+  client.defineCommand('svcViewFill', { numberOfKeys: 1, lua: fillScript })
+  client.defineCommand('svcViewBeginCart', { numberOfKeys: 1, lua: beginCartScript })
+  client.defineCommand('svcViewSeed', { numberOfKeys: 1, lua: seedScript })
+  client.defineCommand('svcViewBeginVersions', { numberOfKeys: 1, lua: beginVersionsScript })
+  client.defineCommand('svcViewEndVersions', { numberOfKeys: 1, lua: endVersionsScript })
+  const cartKey = (key: string) => `${keyPrefix}{${key}}`
+  const versionsKey = `${keyPrefix}versions`
+  const waitForFirstConnection = options.client === undefined ? initialConnection(client as Redis) : async () => {}
+  // A write may begin only once the cache is reachable: waiting for the first connection keeps a starting instance
+  // from refusing its first writes.
+  const ready = () => waitForFirstConnection(commandTimeoutMs)
+
+  return {
+    name: 'redis',
+
+    async read (key, view) {
+      await ready()
+      const [cart, versions] = await Promise.all([
+        client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
+        client.hmget(versionsKey, 'c', 's', 'd')
+      ])
+      return { view: cachedView(cart), versions: knownVersions(versions) }
+    },
+
+    async fill (key, view, cached) {
+      await ready()
+      await client.svcViewFill(cartKey(key), view, cached.version, cached.stamp, cached.body, cartTtlMs)
+    },
+
+    async seedVersions (versions) {
+      await ready()
+      await client.svcViewSeed(versionsKey, versions.catalogVersion, versions.settingsVersion, versionsTtlMs)
+    },
+
+    async beginCartWrite (key, nextVersion) {
+      await ready()
+      await client.svcViewBeginCart(cartKey(key), nextVersion, cartTtlMs)
+    },
+
+    async beginVersionsWrite () {
+      await ready()
+      await client.svcViewBeginVersions(versionsKey, versionsTtlMs)
+    },
+
+    async endVersionsWrite (versions) {
+      await ready()
+      await client.svcViewEndVersions(versionsKey, versions.catalogVersion, versions.settingsVersion, versionsTtlMs)
+    },
+
+    async ping () {
+      await client.ping()
+    },
+
+    async close () {
+      client.disconnect()
+    }
+  }
+}
+
+function cachedView ([min, version, stamp, body]: Array<string | null>): CachedCartView | null {
+  if (version == null || stamp == null || body == null) return null
+  const at = Number(version)
+  return at >= Number(min ?? 0) ? { body, stamp, version: at } : null
+}
+
+function knownVersions ([catalog, settings, writing]: Array<string | null>): WriteVersions | null {
+  if (catalog == null || settings == null || Number(writing ?? 0) > 0) return null
+  return { catalogVersion: Number(catalog), settingsVersion: Number(settings) }
+}
