@@ -7,7 +7,7 @@
 import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
-import { createMemoryRateCounter, createRedisRateCounter } from '../storage/index.ts'
+import { createMemoryRateCounter, createMemoryViewCache, createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 import { createPgliteClient } from '../storage/pglite/index.ts'
 import { openPostgresClient } from '../storage/postgres/index.ts'
 import { migrate } from '../storage/sql/migrations.ts'
@@ -49,14 +49,21 @@ runChild<AppStart, AppReady>(async (start) => {
     ? await openPostgresClient({ connectionString: start.databaseUrl, searchPath: start.schema, max: 1, queryTimeoutMillis: SEED_TIMEOUT_MS })
     : client
   const counters: RateCounter[] = []
+  const closers: Array<{ close: () => Promise<void> }> = []
   const apps: Array<{ close: () => Promise<unknown> }> = []
   const closeAll = async (): Promise<void> => {
     await Promise.allSettled(apps.map((app) => app.close()))
-    await Promise.allSettled([client.close(), ...(seeder === client ? [] : [seeder.close()]), ...counters.map((counter) => counter.close())])
+    await Promise.allSettled([client.close(), ...(seeder === client ? [] : [seeder.close()]), ...counters.map((counter) => counter.close()), ...closers.map((closer) => closer.close())])
   }
   try {
     await migrate(client)
-    const storage = new SqlStorage(start.databaseUrl !== null ? 'postgres' : 'pglite', client)
+    const sql = new SqlStorage(start.databaseUrl !== null ? 'postgres' : 'pglite', client)
+    // Guest carts' views kept as `createStorage` keeps them: in Redis when there is one, in memory on PGlite.
+    const views = start.redisUrl !== null
+      ? createRedisViewCache({ url: start.redisUrl, keyPrefix: `${start.redisKeyPrefix}view:` })
+      : start.databaseUrl === null ? createMemoryViewCache() : null
+    if (views !== null) closers.push(views)
+    const storage = views === null ? sql : withCartViewCache(sql, views)
     const redis = (prefix: string): RateCounter => {
       const counter = start.redisUrl !== null ? createRedisRateCounter({ url: start.redisUrl, keyPrefix: prefix }) : createMemoryRateCounter()
       counters.push(counter)
