@@ -171,6 +171,17 @@ function priceWith (
   const rewardCoupons = outcome?.discount ? [rewardCoupon(outcome.discount)] : []
   const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), [...sortCouponsForDiscount(validCoupons), ...rewardCoupons], rate)
 
+  // Units per stock item, and per stock item and line key, so each line's `alreadyInCart` (the units other lines
+  // hold of its stock) is one subtraction instead of a pass over every line: a 100-line cart made 10,000 checks.
+  const unitsByStock = new Map<number, number>()
+  const unitsByStockAndKey = new Map<string, number>()
+  for (const { line } of resolved) {
+    const stockId = lineStockId(line)
+    const key = `${stockId}:${line.key}`
+    unitsByStock.set(stockId, (unitsByStock.get(stockId) ?? 0) + line.quantity)
+    unitsByStockAndKey.set(key, (unitsByStockAndKey.get(key) ?? 0) + line.quantity)
+  }
+
   const lines: PricedLine[] = resolved.map((r, i) => {
     const lineSubtotal = subtotals[i] ?? 0
     const lineOwnDiscount = ownDiscounts[i] ?? 0
@@ -179,7 +190,7 @@ function priceWith (
     const lineSubtotalTax = taxOn(lineSubtotal, rate)
     const lineTotalTax = taxOn(lineTotal, rate)
     const stockId = lineStockId(r.line)
-    const alreadyInCart = sum(resolved.filter((o) => o.line.key !== r.line.key && lineStockId(o.line) === stockId).map((o) => o.line.quantity))
+    const alreadyInCart = unitsByStock.get(stockId)! - unitsByStockAndKey.get(`${stockId}:${r.line.key}`)!
     return {
       line: r.line,
       product: r.product,
