@@ -28,23 +28,27 @@ export async function createPgliteStorage (options: PgliteStorageOptions): Promi
  * `createMemoryStorage()` is never chosen here: its data dies with the process (tests, examples, hosts that want it
  * call it themselves).
  *
- * Guest carts' rendered views are kept beside it (`withCartViewCache`): in Redis when a URL is given (shared by every
- * instance), in this process's memory on the embedded database (one instance only), and not at all on PostgreSQL
+ * Guest carts' rendered views are kept beside it (`withCartViewCache`): in Redis when a URL or a cluster's nodes are
+ * given (shared by every instance), in this process's memory on the embedded database (one instance only), and not at all on PostgreSQL
  * without Redis (instances could not tell each other of their writes).
  */
-export async function createStorage ({ databaseUrl, dataDir, redisUrl = null, onCacheError }: {
+export async function createStorage ({ databaseUrl, dataDir, redisUrl = null, redisClusterNodes = null, onCacheError }: {
   databaseUrl: string | null
   dataDir: string
   redisUrl?: string | null
+  redisClusterNodes?: readonly string[] | null
   onCacheError?: (error: unknown) => void
 }): Promise<Storage> {
   const options = onCacheError === undefined ? {} : { onError: onCacheError }
+  const shared = redisClusterNodes
+    ? createRedisViewCache({ clusterNodes: redisClusterNodes })
+    : redisUrl ? createRedisViewCache({ url: redisUrl }) : null
   if (databaseUrl) {
     const storage = await createPostgresStorage({ connectionString: databaseUrl })
-    return redisUrl ? withCartViewCache(storage, createRedisViewCache({ url: redisUrl }), options) : storage
+    return shared === null ? storage : withCartViewCache(storage, shared, options)
   }
   const storage = await createPgliteStorage({ dataDir: join(dataDir, 'pglite') })
-  return withCartViewCache(storage, redisUrl ? createRedisViewCache({ url: redisUrl }) : createMemoryViewCache(), options)
+  return withCartViewCache(storage, shared ?? createMemoryViewCache(), options)
 }
 
 /** Redis when a URL is given, a Redis Cluster when its nodes are, else in-process counters (one instance only). */

@@ -1,11 +1,10 @@
-import type { Cluster, Redis } from 'ioredis'
 import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
-import { createFailFastClient, initialConnection } from './connection.ts'
+import { closeRedisClient, createRedisClient, initialConnection, pingRedis, type RedisClient } from './connection.ts'
 
 export interface RedisViewCacheOptions {
-  /** A Redis URL; or `client`, a connected client or cluster of the caller's (closed by `close`). */
+  /** One Redis server (`url`) or a Redis Cluster (`clusterNodes`), as the rate counter's. */
   url?: string
-  client?: Redis | Cluster
+  clusterNodes?: readonly string[]
   /** Must not contain `{` or `}`: the cart key inside the braces is the Redis Cluster hash tag. */
   keyPrefix?: string
   /** How long a cart's views live after their last write or fill (default 10 minutes): bounds Redis' memory. */
@@ -76,7 +75,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 `
 
-type ViewRedis = (Redis | Cluster) & {
+type ViewRedis = RedisClient & {
   svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
   svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
   svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
@@ -97,13 +96,14 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
     commandTimeoutMs = 250,
     connectTimeoutMs = 1000
   } = options
-  const client = (options.client ?? createFailFastClient({
-    url: options.url ?? 'redis://127.0.0.1:6379',
+  const client = createRedisClient({
+    ...(options.url === undefined ? {} : { url: options.url }),
+    ...(options.clusterNodes === undefined ? {} : { clusterNodes: options.clusterNodes }),
     commandTimeoutMs,
     connectTimeoutMs,
     connectionName: 'view-cache',
     ...(options.onError === undefined ? {} : { onError: options.onError })
-  })) as ViewRedis
+  }) as ViewRedis
   client.defineCommand('svcViewFill', { numberOfKeys: 1, lua: fillScript })
   client.defineCommand('svcViewBeginCart', { numberOfKeys: 1, lua: beginCartScript })
   client.defineCommand('svcViewSeed', { numberOfKeys: 1, lua: seedScript })
@@ -111,7 +111,7 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   client.defineCommand('svcViewEndVersions', { numberOfKeys: 1, lua: endVersionsScript })
   const cartKey = (key: string) => `${keyPrefix}{${key}}`
   const versionsKey = `${keyPrefix}versions`
-  const waitForFirstConnection = options.client === undefined ? initialConnection(client as Redis) : async () => {}
+  const waitForFirstConnection = initialConnection(client)
   // A write may begin only once the cache is reachable: waiting for the first connection keeps a starting instance
   // from refusing its first writes.
   const ready = () => waitForFirstConnection(commandTimeoutMs)
@@ -154,11 +154,12 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
     },
 
     async ping () {
-      await client.ping()
+      await ready()
+      await pingRedis(client)
     },
 
     async close () {
-      client.disconnect()
+      await closeRedisClient(client)
     }
   }
 }

@@ -3,6 +3,7 @@ import t from 'tap'
 import { createMemoryViewCache } from '../../../storage/memory/view-cache.ts'
 import { createRedisViewCache } from '../../../storage/redis/view-cache.ts'
 import type { CartViewCache } from '../../../storage/types.ts'
+import { view, viewCacheContract } from '../../helpers/view-cache-contract.ts'
 import { serviceUrl, skipWithout } from '../../helpers/services.ts'
 
 interface Backend {
@@ -21,64 +22,8 @@ const backends: Backend[] = [
   }
 ]
 
-const view = (version: number, body = `body of ${version}`) => ({ body, stamp: `stamp-${version}`, version })
-const V1 = { catalogVersion: 3, settingsVersion: 2 }
-
 for (const backend of backends) {
-  t.test(`${backend.name} view cache`, { skip: backend.skip }, async (t) => {
-    const cache = backend.create()
-    t.teardown(() => cache.close())
-    const key = () => `cart-${randomUUID()}`
-
-    t.test('answers a filled view, and the versions once seeded', async (t) => {
-      const cart = key()
-      t.same(await cache.read(cart, 'a'), { view: null, versions: null }, 'nothing before a fill')
-      await cache.fill(cart, 'a', view(1))
-      await cache.seedVersions(V1)
-      t.same(await cache.read(cart, 'a'), { view: view(1), versions: V1 })
-      t.same((await cache.read(cart, 'b')).view, null, 'views are kept by name')
-    })
-
-    t.test('a write that has begun refuses views of older versions, read or filled later', async (t) => {
-      const cart = key()
-      await cache.fill(cart, 'a', view(1))
-      await cache.beginCartWrite(cart, 2)
-      t.same((await cache.read(cart, 'a')).view, null, 'the old view is gone')
-      // A read that fetched version 1 before the write committed stores its view after it: refused.
-      await cache.fill(cart, 'a', view(1))
-      t.same((await cache.read(cart, 'a')).view, null, 'a late fill of the old version is refused')
-      await cache.fill(cart, 'a', view(2))
-      t.same((await cache.read(cart, 'a')).view, view(2), 'the written version is kept')
-      await cache.fill(cart, 'a', view(1, 'older'))
-      t.same((await cache.read(cart, 'a')).view, view(2), 'never replaced by an older version')
-    })
-
-    t.test('a cart closed to views (deleted, bound to a user) takes none', async (t) => {
-      const cart = key()
-      await cache.fill(cart, 'a', view(4))
-      await cache.beginCartWrite(cart, Number.MAX_SAFE_INTEGER)
-      await cache.fill(cart, 'a', view(5))
-      t.same((await cache.read(cart, 'a')).view, null)
-    })
-
-    t.test('versions are unknown while a catalog or settings write is under way, and never go back', async (t) => {
-      await cache.seedVersions(V1)
-      await cache.beginVersionsWrite()
-      t.same((await cache.read(key(), 'a')).versions, null, 'unknown during the write')
-      await cache.seedVersions(V1)
-      t.same((await cache.read(key(), 'a')).versions, null, 'a reader cannot make them known again meanwhile')
-      await cache.endVersionsWrite({ catalogVersion: 4, settingsVersion: 2 })
-      t.same((await cache.read(key(), 'a')).versions, { catalogVersion: 4, settingsVersion: 2 }, 'the written versions after it')
-      await cache.seedVersions(V1)
-      t.same((await cache.read(key(), 'a')).versions, { catalogVersion: 4, settingsVersion: 2 }, 'an older reading does not lower them')
-      await cache.beginVersionsWrite()
-      await cache.beginVersionsWrite()
-      await cache.endVersionsWrite({ catalogVersion: 5, settingsVersion: 2 })
-      t.same((await cache.read(key(), 'a')).versions, null, 'one of two writes still under way')
-      await cache.endVersionsWrite({ catalogVersion: 6, settingsVersion: 3 })
-      t.same((await cache.read(key(), 'a')).versions, { catalogVersion: 6, settingsVersion: 3 })
-    })
-  })
+  t.test(`${backend.name} view cache`, { skip: backend.skip }, async (t) => viewCacheContract(t, backend.create))
 }
 
 t.test('the memory cache keeps at most maxCarts carts, the least recently filled going first', async (t) => {
