@@ -116,18 +116,20 @@ test('PostgreSQL outages: 503 in time, the process lives, recovery by itself, no
   })
 
   await t.test('a transaction broken half-way leaves nothing behind', async (t) => {
-    const faults: Array<[string, (bytes: Buffer) => boolean]> = [
-      ['before its write', (bytes) => /(UPDATE|INSERT INTO) svc_carts/.test(bytes.toString('latin1'))],
-      ['on COMMIT', (bytes) => bytes.toString('latin1').includes('COMMIT')]
-    ]
-    for (const [where, match] of faults) {
-      const fired = proxy.cutOnceWhen(match)
-      const response = await addItem(app, token, 102, 3)
-      await fired
-      t.equal(response.statusCode, 503, `${where}: the add answers 503`, { found: response.body })
-      expectErrorShape(t, response, `${where}: the add`)
-      t.same(await cartItems(app, token), before, `${where}: the cart is unchanged`)
-    }
+    // The add is one statement after the cart's read, with no COMMIT of its own: cut as that statement is sent.
+    const fired = proxy.cutOnceWhen((bytes) => /(UPDATE|INSERT INTO) svc_carts/.test(bytes.toString('latin1')))
+    const response = await addItem(app, token, 102, 3)
+    await fired
+    t.equal(response.statusCode, 503, 'before its write: the add answers 503', { found: response.body })
+    expectErrorShape(t, response, 'before its write: the add')
+    t.same(await cartItems(app, token), before, 'before its write: the cart is unchanged')
+    // A write under the cart's lock (a cart changed since its read, or a caller without a read) is a transaction:
+    // cut on its COMMIT, it stores nothing, not even the row it made to hold the lock.
+    const onCommit = proxy.cutOnceWhen((bytes) => bytes.toString('latin1').includes('COMMIT'))
+    await t.rejects(storage.updateCart('outage-locked-write', () => ({ data: { lines: [], coupons: ['x'] }, result: null })), 'on COMMIT: the write fails')
+    await onCommit
+    await waitFor(async () => (await storage.getCart('outage-locked-write').then(() => true, () => false)), { timeoutMs: 10_000, intervalMs: 25, what: 'the database answering again' })
+    t.equal(await storage.getCart('outage-locked-write'), null, 'on COMMIT: nothing stored')
     const retry = await addItem(app, token, 102, 3)
     t.equal(retry.statusCode, 201, 'the same add succeeds once the connection is back')
     t.same((await cartItems(app, token))?.map(({ id, quantity }) => [id, quantity]), [[101, 2], [102, 3]], 'and is stored once')

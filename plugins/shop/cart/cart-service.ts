@@ -198,13 +198,14 @@ export class CartService {
    * (the Store API's adds) a new line's quantity is brought within the product's rules instead of refused.
    */
   async addItemWithKey (key: string, input: AddItemInput, viewer: Viewer = GUEST, { normaliseQuantity = false } = {}): Promise<{ state: CartState, itemKey: string }> {
-    const { product, parent, variation } = await this.#resolveProduct(input)
+    // The product and the cart are read side by side: two round trips in the time of one.
+    const [{ product, parent, variation }, read] = await Promise.all([this.#resolveProduct(input), this.read(key)])
     let itemKey = ''
     const state = await this.#change(key, viewer, (data) => {
       const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.origin === undefined ? {} : { origin: input.origin }) }, viewer))
       itemKey = added.key
       return added.cart
-    })
+    }, [product, parent], read)
     return { state, itemKey }
   }
 
@@ -228,9 +229,12 @@ export class CartService {
     })
   }
 
-  /** Removes every given line in one transaction, or none (unknown or locked keys: 409). */
-  async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#lockedLines(data))))
+  /**
+   * Removes every given line in one write, or none (unknown or locked keys: 409). `read`: the cart as the caller read
+   * it (`read`), which the change starts from instead of reading again.
+   */
+  async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST, read?: CartRead): Promise<CartState> {
+    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#lockedLines(data))), [], read)
   }
 
   /**
@@ -395,8 +399,18 @@ export class CartService {
     return synced.data
   }
 
-  async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>): Promise<CartState> {
-    await this.prepareRewards()
+  /**
+   * A change in two round trips: one read brings the cart with what pricing it needs (its products and coupons, the
+   * catalog's and settings' versions); the change is computed and priced from it, and stored with the new state's
+   * snapshot in one statement that lands only if the cart is still as read (`seen`). A cart changed meanwhile is
+   * changed again under its lock. `known`: products the change brings into the cart (an add's product and parent);
+   * `read`: the cart's read when the caller made it.
+   */
+  async #change (
+    key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>, known: readonly Product[] = [], read?: CartRead
+  ): Promise<CartState> {
+    read ??= await this.read(key)
+    const before: { state?: CartState, snapshotted?: boolean } = {}
     const { cart, versions, result: removed } = await this.#storage.updateCart(key, async (current) => {
       // A user's cart is changed for that user only (the routes never name it for anyone else: `mayUseCart`).
       if (current.userId !== null && current.userId !== (viewer.userId ?? null)) throw restError('svc_invalid_cart_token')
@@ -404,22 +418,58 @@ export class CartService {
       // A change that rebuilds the data keeps what it does not know of: the customer and the chosen rates.
       const next: CartData = { ...pickSession(current.data), ...changed }
       const checked = await this.#dropInvalidCoupons(next, viewer)
-      return { data: await this.#syncGifts(checked.data, viewer), result: checked.removed }
-    })
+      const data = await this.#syncGifts(checked.data, viewer)
+      const { state, snapshot } = await this.#priceBeforeWrite(current, data, read, known, viewer, checked.removed)
+      before.state = state
+      before.snapshotted = snapshot !== undefined
+      return { data, result: checked.removed, ...(snapshot === undefined ? {} : { snapshot }) }
+    }, { seen: read.cart })
     await this.prepareRewards(versions?.settingsVersion)
     // A guest's cart a logged-in user writes becomes theirs; a user's cart never moves to another user.
     if (viewer.userId && cart.userId === null) {
       await this.#storage.setCartUser(key, viewer.userId)
       cart.userId = viewer.userId
     }
-    const state = withNotices(await this.price(key, cart, viewer), removed)
+    // The state priced before the write is the answer unless the catalog or the settings moved in between (the
+    // snapshot stored with it is then stale by its stamp, and a fresh one is stored below).
+    const current = before.state !== undefined && versions !== undefined &&
+      versions.catalogVersion === read.catalogVersion && versions.settingsVersion === read.settingsVersion
+    const state = current
+      ? { ...before.state!, stored: cart }
+      : { ...withNotices(await this.price(key, cart, viewer), removed), ...versions }
     const drop = await this.#hooks.reconcile(state, viewer)
-    if (drop.size === 0) return this.#snapshotAfterWrite(state, versions, viewer)
-    const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (current) => ({
-      data: { ...current.data, lines: current.data.lines.filter((line) => !drop.has(line.key)) },
+    if (drop.size === 0) return current && before.snapshotted === true ? state : this.#snapshotAfterWrite(state, versions, viewer)
+    const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (latest) => ({
+      data: { ...latest.data, lines: latest.data.lines.filter((line) => !drop.has(line.key)) },
       result: null
     }))
-    return this.#snapshotAfterWrite(withNotices(await this.price(key, reconciled, viewer), removed), reconciledVersions, viewer)
+    return this.#snapshotAfterWrite({ ...withNotices(await this.price(key, reconciled, viewer), removed), ...reconciledVersions }, reconciledVersions, viewer)
+  }
+
+  /**
+   * Inside the write: the changed cart priced from the products and coupons its read brought (and `known`; others are
+   * read, joining the write), and, for a guest, its snapshot, stamped with the read's versions: never newer than the
+   * products it was computed from.
+   */
+  async #priceBeforeWrite (
+    current: StoredCart, data: CartData, read: CartRead, known: readonly Product[], viewer: Viewer,
+    notices: ReadonlyArray<{ reason: DomainReason, message: string }>
+  ): Promise<{ state: CartState, snapshot?: { stamp: string, snapshot: string } }> {
+    const ids = productIds(data)
+    const products = new Map(read.products)
+    for (const product of known) products.set(product.id, product)
+    const missing = [...ids].filter((id) => !products.has(id))
+    if (missing.length > 0) for (const [id, product] of await this.#storage.getProducts(missing)) products.set(id, product)
+    let coupons = read.coupons
+    const unread = data.coupons.filter((code) => !coupons.has(code))
+    if (unread.length > 0) coupons = new Map([...coupons, ...await this.#storage.getCoupons(unread)])
+    const stored: StoredCart = { key: current.key, userId: current.userId, data, version: current.version + 1, updatedAt: this.#now().toISOString() }
+    const versions = { settingsVersion: read.settingsVersion, catalogVersion: read.catalogVersion }
+    const state = withNotices({ ...this.#priced(current.key, stored, products, coupons, ids, viewer), ...versions }, notices)
+    const snapshotter = this.#hooks.snapshotter
+    if (snapshotter === undefined || current.userId !== null || !isGuest(viewer)) return { state }
+    const snapshot = await snapshotter.make(state)
+    return snapshot === null ? { state } : { state, snapshot: { stamp: snapshotStamp(snapshotter.key(), versions), snapshot } }
   }
 
   /** After a write: the new state's snapshot is stored, so the next read sends it as it is. */
