@@ -82,7 +82,9 @@ export function createFailFastCluster (options: RedisClusterConnectionOptions): 
     // A failover moves a slot once; more hops than this mean the map is still settling, and the caller fails fast.
     maxRedirections: 5,
     slotsRefreshTimeout: options.connectTimeoutMs,
-    slotsRefreshInterval: slotsRefreshIntervalMs,
+    // ioredis' own periodic refresh re-arms its timer when a refresh is in flight at quit, which then keeps the
+    // process alive for good (ioredis 6.0.0); the one below is unref'd and stops with the client.
+    slotsRefreshInterval: 0,
     clusterRetryStrategy: (times) => Math.min(times * 100, maxReconnectDelayMs),
     enableAutoPipelining: true,
     redisOptions: {
@@ -101,6 +103,8 @@ export function createFailFastCluster (options: RedisClusterConnectionOptions): 
     if (cluster.status === 'ready') cluster.refreshSlotsCache()
   })
   slotRefreshers.set(cluster, refreshSlots)
+  const periodicRefresh = setInterval(refreshSlots, slotsRefreshIntervalMs).unref()
+  cluster.once('end', () => clearInterval(periodicRefresh))
   cluster.on('-node', refreshSlots)
   cluster.on('node error', (error: Error) => {
     refreshSlots()
