@@ -114,7 +114,7 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   const waitForFirstConnection = initialConnection(client)
   // A write may begin only once the cache is reachable: waiting for the first connection keeps a starting instance
   // from refusing its first writes.
-  const ready = () => waitForFirstConnection(commandTimeoutMs)
+  const ready = () => waitForFirstConnection(connectTimeoutMs)
 
   return {
     name: 'redis',
