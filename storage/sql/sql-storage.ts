@@ -160,7 +160,8 @@ export class SqlStorage implements Storage {
   }
 
   async getProduct (id: number): Promise<Product | null> {
-    const { rows } = await this.#db.query<{ data: Product }>('SELECT data FROM svc_products WHERE id = $1', [id])
+    // Named: every add to cart resolves its product here first.
+    const { rows } = await this.#db.query<{ data: Product }>('SELECT data FROM svc_products WHERE id = $1', [id], 'svc_get_product')
     return rows[0]?.data ?? null
   }
 
