@@ -70,8 +70,8 @@ export function createFailFastClient (options: RedisConnectionOptions): Redis {
  * The same contract on a Redis Cluster. A command for a slot whose master is gone rejects at once (no offline queue,
  * no retry after a closed connection or CLUSTERDOWN: an INCR resent could count twice); MOVED is followed. A lost
  * node, a node error or a refusal for the cluster's state re-reads the slot map (throttled), so commands reach the
- * promoted replica as soon as the cluster names it, and the whole client reconnects in the background if every
- * node was lost.
+ * promoted replica as soon as the cluster names it (and the map is re-read every second regardless). The whole
+ * client reconnects in the background if every node was lost; while it is not connected, `assertReady` refuses.
  */
 export function createFailFastCluster (options: RedisClusterConnectionOptions): Cluster {
   const { nodes, username, password, tls } = parseClusterNodes(options.clusterNodes)
@@ -104,7 +104,9 @@ export function createFailFastCluster (options: RedisClusterConnectionOptions): 
   })
   slotRefreshers.set(cluster, refreshSlots)
   const periodicRefresh = setInterval(refreshSlots, slotsRefreshIntervalMs).unref()
-  cluster.once('end', () => clearInterval(periodicRefresh))
+  const stop = (): void => clearInterval(periodicRefresh)
+  clusterStops.set(cluster, stop)
+  cluster.once('end', stop)
   cluster.on('-node', refreshSlots)
   cluster.on('node error', (error: Error) => {
     refreshSlots()
@@ -112,6 +114,15 @@ export function createFailFastCluster (options: RedisClusterConnectionOptions): 
   })
   cluster.on('error', (error: Error) => options.onError?.(error))
   return cluster
+}
+
+/**
+ * Throws unless a cluster client is connected (status `ready`; it stays so while single nodes come and go). Call it
+ * before each command: a cluster that never got its slot map holds auto-pipelined commands until it does, and one
+ * that was closed meanwhile never settles them. A no-op for one server, whose disabled offline queue refuses by itself.
+ */
+export function assertReady (client: RedisClient): void {
+  if (client instanceof Cluster && client.status !== 'ready') throw new Error(`Redis Cluster not connected (${client.status})`)
 }
 
 /**
@@ -123,6 +134,7 @@ export function refreshClusterSlots (client: RedisClient): void {
 }
 
 const slotRefreshers = new WeakMap<Cluster, () => void>()
+const clusterStops = new WeakMap<Cluster, () => void>()
 
 /**
  * Resolves once the first connection attempt has settled (ready or failed), or after `ms`. Only the first attempt
@@ -164,6 +176,8 @@ export async function pingRedis (client: RedisClient): Promise<void> {
 
 /** Closes a client: QUIT when connected (replies in flight arrive first), else drop the connections. */
 export async function closeRedisClient (client: RedisClient): Promise<void> {
+  // A cluster closed while reconnecting never reaches `end`: stop its timer here.
+  if (client instanceof Cluster) clusterStops.get(client)?.()
   if (client.status === 'end') return
   if (client.status === 'ready') {
     await client.quit().catch(() => client.disconnect())

@@ -1,7 +1,7 @@
 import { ReplyError } from 'ioredis'
 import { StorageUnavailableError } from '../errors.ts'
 import type { RateCounter, RateHit } from '../types.ts'
-import { closeRedisClient, createRedisClient, initialConnection, pingRedis, refreshClusterSlots } from './connection.ts'
+import { assertReady, closeRedisClient, createRedisClient, initialConnection, pingRedis, refreshClusterSlots } from './connection.ts'
 import type { RedisClient } from './connection.ts'
 
 /** Give `url` (one Redis server) or `clusterNodes` (a Redis Cluster), not both. */
@@ -60,7 +60,7 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
   // Each counter's key has its name in braces: one hash slot per counter, so a cluster runs the script on one node.
   const redisKey = (key: string, windowMs: number) => `${keyPrefix}{${key}}:${windowMs}`
   const waitForFirstConnection = initialConnection(client)
-  const unavailableOnFailure = <T>(command: Promise<T>): Promise<T> => failFast(client, command)
+  const unavailableOnFailure = <T>(command: () => Promise<T>): Promise<T> => failFast(client, command)
 
   return {
     name: 'redis',
@@ -68,24 +68,24 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
     async hit (key: string, windowMs: number): Promise<RateHit> {
       assertWindow(windowMs)
       await waitForFirstConnection(commandTimeoutMs)
-      return rateHit(await unavailableOnFailure(client.rateCounterHit(redisKey(key, windowMs), windowMs)))
+      return rateHit(await unavailableOnFailure(() => client.rateCounterHit(redisKey(key, windowMs), windowMs)))
     },
 
     async peek (key: string, windowMs: number): Promise<RateHit> {
       assertWindow(windowMs)
       await waitForFirstConnection(commandTimeoutMs)
-      return rateHit(await unavailableOnFailure(client.rateCounterPeek(redisKey(key, windowMs), windowMs)))
+      return rateHit(await unavailableOnFailure(() => client.rateCounterPeek(redisKey(key, windowMs), windowMs)))
     },
 
     async reset (key: string, windowMs: number): Promise<void> {
       assertWindow(windowMs)
       await waitForFirstConnection(commandTimeoutMs)
-      await unavailableOnFailure(client.del(redisKey(key, windowMs)))
+      await unavailableOnFailure(() => client.del(redisKey(key, windowMs)))
     },
 
     async ping (): Promise<void> {
       await waitForFirstConnection(connectTimeoutMs)
-      await unavailableOnFailure(pingRedis(client))
+      await unavailableOnFailure(() => pingRedis(client))
     },
 
     async close (): Promise<void> {
@@ -115,9 +115,10 @@ const unavailableReply = /^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|LOADING)\b/
  * Connection-level failures and the unavailable replies above become StorageUnavailableError; other errors Redis
  * replied with are left as they are. On a cluster an unavailable reply also asks for a fresh slot map.
  */
-async function failFast<T> (client: RedisClient, command: Promise<T>): Promise<T> {
+async function failFast<T> (client: RedisClient, command: () => Promise<T>): Promise<T> {
   try {
-    return await command
+    assertReady(client)
+    return await command()
   } catch (error) {
     if (error instanceof ReplyError) {
       if (!unavailableReply.test((error as Error).message)) throw error
