@@ -2,7 +2,8 @@
  * `DATABASE_URL=… REDIS_URL=… npx tsx bench/write-round-trips.ts`: every PostgreSQL statement and Redis command of
  * one `POST svc/v1/cart/remove-items` (a one-line cart seeded by SQL, as the bench seeds its pool) and of one
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart), in the order they were sent. A development aid beside
- * `npm run bench`: what a write costs in round trips, independent of the machine's load.
+ * `npm run bench`: what a write costs in round trips, independent of the machine's load. As `npm run bench` runs the
+ * app on Redis, the cart views are kept in Redis (`withCartViewCache`); `VIEW_CACHE=off` leaves them out.
  */
 import { randomBytes } from 'node:crypto'
 import type { InjectOptions } from 'fastify'
@@ -11,7 +12,7 @@ import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
 import { createCartTokenSigner } from '../plugins/shop/index.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
-import { createRedisRateCounter } from '../storage/index.ts'
+import { createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 import { openPostgresClient } from '../storage/postgres/index.ts'
 import type { SqlClient, SqlSession } from '../storage/sql/client.ts'
 import { migrate } from '../storage/sql/migrations.ts'
@@ -51,8 +52,10 @@ function traced (client: SqlClient): SqlClient {
 const schema = `svc_trace_${randomBytes(4).toString('hex')}`
 const client = traced(await openPostgresClient({ connectionString: databaseUrl, searchPath: schema }))
 await migrate(client)
-const storage = new SqlStorage('postgres', client)
+const sql = new SqlStorage('postgres', client)
 const prefix = `svc:trace:${randomBytes(4).toString('hex')}:`
+const views = process.env.VIEW_CACHE === 'off' ? null : createRedisViewCache({ url: redisUrl, keyPrefix: `${prefix}view:` })
+const storage = views === null ? sql : withCartViewCache(sql, views)
 const rateCounter = createRedisRateCounter({ url: redisUrl, keyPrefix: prefix })
 const monitor = await new Redis(redisUrl).monitor()
 monitor.on('monitor', (_time: string, args: string[]) => {
