@@ -22,6 +22,10 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   sections.register('cart', async (request) => fastify.drawerCart.state(await cartStateOf(fastify, request)))
   sections.register('recommendations', async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
+  const countsBestSellers = async (version: number | undefined): Promise<boolean> => {
+    const { settings } = await fastify.settings.at(version)
+    return JSON.stringify(settings.recommendations).includes('"best_sellers"')
+  }
   // The drawer's usual request (every section) is kept per cart, under a name that tells the sections it holds.
   const drawerDataView = (request: FastifyRequest): string | null =>
     (request.query as { fields?: unknown }).fields === undefined ? `drawer-data.${sections.names().join('.')}` : null
@@ -53,8 +57,11 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
     const read = request.svc?.cartRead ?? null
     const { carts } = fastify.commerce
     if (view === null || read === null || carts.storeView === undefined) return data
+    const state = await cartStateOf(fastify, request)
+    // Best sellers are counted from orders, which no version tells: drawer data that may list them is not kept.
+    if (await countsBestSellers(state.settingsVersion)) return data
     const json = reply.serialize(data) as string
-    await carts.storeView(view, await cartStateOf(fastify, request), read, viewerOf(request), json)
+    await carts.storeView(view, state, read, viewerOf(request), json)
     return sendJson(reply, json)
   })
 

@@ -1,3 +1,4 @@
+import { Cluster } from 'ioredis'
 import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
 import { closeRedisClient, createRedisClient, initialConnection, pingRedis, type RedisClient } from './connection.ts'
 
@@ -61,6 +62,12 @@ end
 return 1
 `
 
+// One round trip and one command for a read on one server (on a cluster the two keys are in different slots, so
+// two HMGETs go out side by side instead).
+const readScript = `
+return { redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1], 'b:' .. ARGV[1]), redis.call('HMGET', KEYS[2], 'c', 's', 'd') }
+`
+
 const beginVersionsScript = `
 redis.call('HINCRBY', KEYS[1], 'd', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -76,6 +83,7 @@ return 1
 `
 
 type ViewRedis = RedisClient & {
+  svcViewRead: (cartKey: string, versionsKey: string, view: string) => Promise<[Array<string | null>, Array<string | null>]>
   svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
   svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
   svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
@@ -86,7 +94,7 @@ type ViewRedis = RedisClient & {
 /**
  * Cart views in Redis, shared by every instance. A cart's views are one hash (`m`, the least version a view may have;
  * `v:`, `t:` and `b:` per view: its version, stamp and bytes), the versions another (`c`, `s`, and `d`, the catalog
- * or settings writes under way). A read is two HMGETs sent together.
+ * or settings writes under way). A read is one script reading both hashes (two HMGETs side by side on a cluster).
  */
 export function createRedisViewCache (options: RedisViewCacheOptions): CartViewCache {
   const {
@@ -104,11 +112,13 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
     connectionName: 'view-cache',
     ...(options.onError === undefined ? {} : { onError: options.onError })
   }) as ViewRedis
+  client.defineCommand('svcViewRead', { numberOfKeys: 2, lua: readScript })
   client.defineCommand('svcViewFill', { numberOfKeys: 1, lua: fillScript })
   client.defineCommand('svcViewBeginCart', { numberOfKeys: 1, lua: beginCartScript })
   client.defineCommand('svcViewSeed', { numberOfKeys: 1, lua: seedScript })
   client.defineCommand('svcViewBeginVersions', { numberOfKeys: 1, lua: beginVersionsScript })
   client.defineCommand('svcViewEndVersions', { numberOfKeys: 1, lua: endVersionsScript })
+  const cluster = client instanceof Cluster
   const cartKey = (key: string) => `${keyPrefix}{${key}}`
   const versionsKey = `${keyPrefix}versions`
   const waitForFirstConnection = initialConnection(client)
@@ -121,10 +131,12 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
 
     async read (key, view) {
       await ready()
-      const [cart, versions] = await Promise.all([
-        client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
-        client.hmget(versionsKey, 'c', 's', 'd')
-      ])
+      const [cart, versions] = cluster
+        ? await Promise.all([
+          client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
+          client.hmget(versionsKey, 'c', 's', 'd')
+        ])
+        : await client.svcViewRead(cartKey(key), versionsKey, view)
       return { view: cachedView(cart), versions: knownVersions(versions) }
     },
 

@@ -93,6 +93,20 @@ t.test('an unchanged guest cart is answered from the kept views, with no databas
     }
   })
 
+  t.test('drawer data that may list best sellers (counted from orders, which no version tells) is not kept', async (t) => {
+    const stored = await storage.getSettings()
+    await storage.saveSettings({ ...stored?.document, recommendations: { source: 'cross_sells', fallbacks: ['best_sellers'] } })
+    const url = `${SVC}/drawer-data`
+    t.equal((await read(app, token, url)).statusCode, 200, 'computed')
+    t.equal((await read(app, token, url)).statusCode, 200, 'computed again')
+    failing.setDown(true)
+    const again = await read(app, token, url)
+    failing.setDown(false)
+    t.equal(again.statusCode, 503, 'with the database failing it cannot be answered: nothing was kept')
+    const cart = await read(app, token, `${SVC}/cart`)
+    t.equal(cart.statusCode, 200, 'while the drawer\'s cart view still is')
+  })
+
   t.test('a cart bound to a user is not answered from a guest\'s view', async (t) => {
     await read(app, token, `${SVC}/cart`)
     const key = app.commerce.cartKeyOfToken(token)!

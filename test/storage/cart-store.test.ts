@@ -241,8 +241,8 @@ contract('CartStore', async (t, storage) => {
     t.notOk(await storage.saveCartSnapshot(cartKey(), 1, 'x', '{}'), 'nor of a cart not stored')
     t.ok(await storage.saveCartSnapshot(key, cart.version, stamp(now.catalogVersion, now.settingsVersion), '{"state":1}'))
     t.strictSame(await storage.getCartSnapshot(key),
-      { snapshot: '{"state":1}', stamp: stamp(now.catalogVersion, now.settingsVersion), catalogVersion: now.catalogVersion, settingsVersion: now.settingsVersion },
-      'the bytes and the stamp as stored, with the versions as they are now')
+      { snapshot: '{"state":1}', stamp: stamp(now.catalogVersion, now.settingsVersion), catalogVersion: now.catalogVersion, settingsVersion: now.settingsVersion, version: cart.version },
+      'the bytes and the stamp as stored, with the versions as they are now and the cart\'s version it was stored for')
     t.equal(await current(key, 'k1'), '{"state":1}', 'a current snapshot is answered')
     t.equal(await current(key, 'k2'), null, 'not for another snapshot key')
     t.equal(await current(key, 'k'), null, 'nor for a key that is a prefix of its own')

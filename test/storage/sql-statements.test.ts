@@ -43,8 +43,8 @@ for (const backend of storageBackends()) {
     statements.length = 0
     t.equal((await storage.getCartSnapshot('hot'))?.snapshot, '{"state":1}')
     t.equal(statements.length, 1, 'getCartSnapshot: one statement')
-    t.strictSame(statements[0]?.columns, ['catalog_version', 'settings_version', 'snapshot', 'stamp'],
-      'the snapshot, its stamp and the versions: no cart data, products or timestamps')
+    t.strictSame(statements[0]?.columns, ['catalog_version', 'settings_version', 'snapshot', 'stamp', 'version'],
+      'the snapshot, its stamp, the cart\'s version and the versions: no cart data, products or timestamps')
 
     statements.length = 0
     t.equal(await storage.getCartSnapshot('not stored'), null)

@@ -186,7 +186,11 @@ export class CartService {
   /** Prices a cart read with its products and coupons (`Storage.readCart`): no storage call. */
   priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
     const data = read.cart?.data ?? EMPTY
-    return { ...this.#priced(key, read.cart, read.products, read.coupons, productIds(data), viewer), settingsVersion: read.settingsVersion }
+    return {
+      ...this.#priced(key, read.cart, read.products, read.coupons, productIds(data), viewer),
+      settingsVersion: read.settingsVersion,
+      catalogVersion: read.catalogVersion
+    }
   }
 
   async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
