@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis'
 import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
-import { closeRedisClient, createRedisClient, initialConnection, pingRedis, type RedisClient } from './connection.ts'
+import { assertReady, closeRedisClient, createRedisClient, initialConnection, pingRedis, type RedisClient } from './connection.ts'
 
 export interface RedisViewCacheOptions {
   /** One Redis server (`url`) or a Redis Cluster (`clusterNodes`), as the rate counter's. */
@@ -124,7 +124,10 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   const waitForFirstConnection = initialConnection(client)
   // A write may begin only once the cache is reachable: waiting for the first connection keeps a starting instance
   // from refusing its first writes.
-  const ready = () => waitForFirstConnection(connectTimeoutMs)
+  const ready = async (): Promise<void> => {
+    await waitForFirstConnection(connectTimeoutMs)
+    assertReady(client)
+  }
 
   return {
     name: 'redis',
