@@ -159,10 +159,11 @@ export interface CartUpdate<T> {
 /** `updateCart`'s options. */
 export interface CartUpdateOptions {
   /**
-   * The cart as the caller read it (`readCart`'s `cart`; null: none was stored). Storage may then run `update` with a
-   * copy of it, without the lock, and store the result in one statement only if the cart is still at that version and
-   * bound to the same user (still not stored, for null); otherwise `update` runs again, under the lock, with the
-   * cart as it is. That first run joins no transaction: pass `seen` only with an update whose storage calls are reads.
+   * The cart as the caller read it (`readCart`'s `cart`; null: none was stored). Storage may then run `update` with
+   * it (not a copy: both are the caller's), without the lock, and store the result in one statement only if the cart
+   * is still at that version and bound to the same user (still not stored, for null); otherwise `update` runs again,
+   * under the lock, with the cart as it is. That first run joins no transaction: pass `seen` only with an update whose
+   * storage calls are reads.
    */
   seen?: StoredCart | null
 }

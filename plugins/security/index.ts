@@ -5,10 +5,10 @@ import type { RateCounter } from '../../storage/types.ts'
 import { resolveAccess } from './access.ts'
 import { applyCacheHeaders } from './cache-headers.ts'
 import { clientAddressResolver } from './client-ip.ts'
-import './context.ts'
+import type { SvcRequestContext } from './context.ts'
 import { setCorsHeaders, setPreflightHeaders } from './cors.ts'
 import { checkOrigin, normaliseOrigins, originOf } from './origin.ts'
-import { countRequest } from './rate-limit.ts'
+import { countRequest, type RateDecision } from './rate-limit.ts'
 import { refusedRequest } from './request-rules.ts'
 import { BODY_LIMITS, type HttpMethod, type SvcRouteSpec } from './route-rules.ts'
 
@@ -117,8 +117,14 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
 
     const { svcRoute: spec, svc: rules } = request.routeOptions.config
     if (spec === undefined) return
+    const route = `${spec.method} ${spec.path}`
+    // A cart route's visitor is its Cart-Token's cart, known before the cart is read: the counter is asked while the
+    // cart is read instead of after it. Access is still answered first: a request it refuses gets that refusal.
+    const tokenCart = spec.rateLimit !== null && spec.access === 'cart' ? cartKeyOfHeader(request) : null
+    const early = tokenCart === null ? null : count(request, route, spec.rateLimit!, `cart:${tokenCart}`)
+    early?.catch(() => {})
     request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true, rules?.cachedView?.(request) ?? null)
-    if (spec.rateLimit !== null) await limit(request, reply, `${spec.method} ${spec.path}`, spec.rateLimit)
+    if (spec.rateLimit !== null) answerLimit(reply, await (early ?? count(request, route, spec.rateLimit, visitorOf(request.svc))))
     if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false) await countCartStart(request, reply)
   })
 
@@ -149,13 +155,23 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     }
   }
 
-  async function limit (request: FastifyRequest, reply: FastifyReply, route: string, rateLimit: { max: number, windowMs: number }) {
-    const context = request.svc!
+  /** The valid Cart-Token's cart key, or null (no token, or one that does not verify: access refuses it). */
+  function cartKeyOfHeader (request: FastifyRequest): string | null {
+    const header = request.headers['cart-token']
+    const token = Array.isArray(header) ? header[0] : header
+    return token === undefined ? null : shop.cartKeyOfToken(token)
+  }
+
+  /** Who a limited request counts against besides its client: the admin, or the cart the request names. */
+  function visitorOf (context: SvcRequestContext): string | null {
+    if (context.user !== null && context.group === 'admin') return `user:${context.user.id}`
+    return context.cartKey === null ? null : `cart:${context.cartKey}`
+  }
+
+  /** Counts the request against the route's windows; a counter that fails or is late becomes the 503. */
+  async function count (request: FastifyRequest, route: string, rateLimit: { max: number, windowMs: number }, visitor: string | null): Promise<RateDecision> {
     // IPv4 whole, IPv6 per /64 (./client-ip.ts), as every other limit of the app counts.
     const ip = (await clientOf(request)).bucket
-    const visitor = context.user !== null && context.group === 'admin'
-      ? `user:${context.user.id}`
-      : context.cartKey === null ? null : `cart:${context.cartKey}`
     const scaled = { max: Math.max(1, Math.floor(rateLimit.max * multiplier)), windowMs: rateLimit.windowMs }
     let decision
     try {
@@ -167,6 +183,10 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     }
     if (!counterHealthy) request.log.info('rate counter available again')
     counterHealthy = true
+    return decision
+  }
+
+  function answerLimit (reply: FastifyReply, decision: RateDecision): void {
     reply.header('X-RateLimit-Limit', String(decision.limit))
     reply.header('X-RateLimit-Remaining', String(decision.remaining))
     if (!decision.allowed) {

@@ -59,8 +59,11 @@ export async function writeSeenCart (db: SqlSession, key: string, seen: StoredCa
   return rows[0] === undefined ? null : written(rows[0])
 }
 
-/** What an update given `seen` runs with first: a copy of the read cart, or an empty one at version 0. */
+/**
+ * What an update given `seen` runs with first: the read cart itself (the caller's, as the update is: no copy), or an
+ * empty one at version 0.
+ */
 export function seenCart (key: string, seen: StoredCart | null): StoredCart {
   if (seen === null) return { key, userId: null, data: { lines: [], coupons: [] }, version: 0, updatedAt: new Date().toISOString() }
-  return { ...seen, data: structuredClone(seen.data) }
+  return seen
 }
