@@ -1,18 +1,21 @@
 import type { CartData } from '../../domain/types.ts'
 import type { CartUpdate, StoredCart, WriteVersions } from '../types.ts'
 import type { SqlSession } from './client.ts'
-import { CART_COLUMNS, VERSIONS, toStoredCart, type CartRow, type WriteVersionsRow } from './rows.ts'
+import { VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'
 
 /**
  * The statements that store a cart's data. Each one stores the new version's snapshot when the write brings it
  * (`CartUpdate.snapshot`; $3 and $4) and drops the old one otherwise, and answers the catalog's and settings' versions
- * it saw: a snapshot stamped with them is never newer than the catalog it was computed from.
+ * it saw: a snapshot stamped with them is never newer than the catalog it was computed from. The data is not sent
+ * back: the writer has it.
  */
+const WRITTEN = `user_id, version, updated_at, ${VERSIONS}`
+
 const SET_DATA = `data = $2::jsonb, version = version + 1, updated_at = clock_timestamp(),
   touch_seq = nextval('svc_carts_touch_seq'), snapshot = $3, snapshot_stamp = $4`
 
 /** Under the row lock `updateCart` holds. */
-const WRITE_LOCKED = `UPDATE svc_carts SET ${SET_DATA} WHERE key = $1 RETURNING ${CART_COLUMNS}, ${VERSIONS}`
+const WRITE_LOCKED = `UPDATE svc_carts SET ${SET_DATA} WHERE key = $1 RETURNING ${WRITTEN}`
 
 /**
  * Without a lock, after the caller's read: only while the cart is still at the version ($5) and bound to the user
@@ -20,7 +23,7 @@ const WRITE_LOCKED = `UPDATE svc_carts SET ${SET_DATA} WHERE key = $1 RETURNING 
  * against the cart's owner.
  */
 const WRITE_SEEN = `UPDATE svc_carts SET ${SET_DATA}
-  WHERE key = $1 AND version = $5 AND user_id IS NOT DISTINCT FROM $6::int RETURNING ${CART_COLUMNS}, ${VERSIONS}`
+  WHERE key = $1 AND version = $5 AND user_id IS NOT DISTINCT FROM $6::int RETURNING ${WRITTEN}`
 
 /**
  * A cart the caller read as not stored, at its first version: one INSERT, which stores nothing (and answers no row)
@@ -28,17 +31,21 @@ const WRITE_SEEN = `UPDATE svc_carts SET ${SET_DATA}
  */
 const INSERT_SEEN = `INSERT INTO svc_carts (key, data, version, updated_at, snapshot, snapshot_stamp)
   VALUES ($1, $2::jsonb, 1, clock_timestamp(), $3, $4)
-  ON CONFLICT (key) DO NOTHING RETURNING ${CART_COLUMNS}, ${VERSIONS}`
+  ON CONFLICT (key) DO NOTHING RETURNING ${WRITTEN}`
 
 type Snapshot = CartUpdate<unknown>['snapshot']
+type WrittenRow = Omit<CartRow, 'key' | 'data'> & WriteVersionsRow
 
 interface Written {
   cart: StoredCart
   versions: WriteVersions
 }
 
-function written (row: CartRow & WriteVersionsRow): Written {
-  return { cart: toStoredCart(row), versions: { catalogVersion: row.catalog_version, settingsVersion: row.settings_version } }
+function written (key: string, data: CartData, row: WrittenRow): Written {
+  return {
+    cart: { key, userId: row.user_id, data, version: row.version, updatedAt: toIso(row.updated_at) },
+    versions: { catalogVersion: row.catalog_version, settingsVersion: row.settings_version }
+  }
 }
 
 function params (key: string, data: CartData, snapshot: Snapshot): unknown[] {
@@ -47,16 +54,16 @@ function params (key: string, data: CartData, snapshot: Snapshot): unknown[] {
 
 /** Stores the data of a cart whose row `tx` holds locked. */
 export async function writeLockedCart (tx: SqlSession, key: string, data: CartData, snapshot: Snapshot): Promise<Written> {
-  const { rows } = await tx.query<CartRow & WriteVersionsRow>(WRITE_LOCKED, params(key, data, snapshot), 'svc_write_cart')
-  return written(rows[0] as CartRow & WriteVersionsRow)
+  const { rows } = await tx.query<WrittenRow>(WRITE_LOCKED, params(key, data, snapshot), 'svc_write_cart')
+  return written(key, data, rows[0] as WrittenRow)
 }
 
 /** Stores the data if the cart is still as `seen` (not stored, for null); null when it is not. One statement. */
 export async function writeSeenCart (db: SqlSession, key: string, seen: StoredCart | null, data: CartData, snapshot: Snapshot): Promise<Written | null> {
   const { rows } = seen === null
-    ? await db.query<CartRow & WriteVersionsRow>(INSERT_SEEN, params(key, data, snapshot), 'svc_insert_seen_cart')
-    : await db.query<CartRow & WriteVersionsRow>(WRITE_SEEN, [...params(key, data, snapshot), seen.version, seen.userId], 'svc_write_seen_cart')
-  return rows[0] === undefined ? null : written(rows[0])
+    ? await db.query<WrittenRow>(INSERT_SEEN, params(key, data, snapshot), 'svc_insert_seen_cart')
+    : await db.query<WrittenRow>(WRITE_SEEN, [...params(key, data, snapshot), seen.version, seen.userId], 'svc_write_seen_cart')
+  return rows[0] === undefined ? null : written(key, data, rows[0])
 }
 
 /**
