@@ -192,6 +192,11 @@ export interface CartState {
    * that can change what `getProducts` or `listProducts` answer. The drawer keeps picks computed at one version.
    */
   catalogVersion?: number
+  /**
+   * The snapshot the shop's snapshotter made of exactly this state (`CartSnapshotter.make`), when it made one: the
+   * drawer may send these bytes instead of rendering the state again.
+   */
+  snapshot?: string
 }
 
 export interface AddItemInput {

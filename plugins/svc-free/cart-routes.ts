@@ -38,9 +38,9 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       body: RemoveItemsBody,
       response: { 200: DrawerCartStateSchema, 409: CartConflictBody, ...cartErrors }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     // The cart the security plugin read: the change starts from it (and is stored only if the cart is still as read).
-    return changeCart(fastify, request, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request), request.svc?.cartRead ?? undefined))
+    return changeCart(fastify, request, reply, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request), request.svc?.cartRead ?? undefined))
   })
 
   app.post('/coupon', {
@@ -54,7 +54,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       body: CouponCodeBody,
       response: { 200: DrawerCartStateSchema, 409: ErrorBody, ...cartErrors }
     }
-  }, async (request) => changeCart(fastify, request, () => shop.carts.applyCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
+  }, async (request, reply) => changeCart(fastify, request, reply, () => shop.carts.applyCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
 
   app.delete('/coupon', {
     config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
@@ -67,5 +67,5 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       body: CouponCodeBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
-  }, async (request) => changeCart(fastify, request, () => shop.carts.removeCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
+  }, async (request, reply) => changeCart(fastify, request, reply, () => shop.carts.removeCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
 }

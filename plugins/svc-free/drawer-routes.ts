@@ -82,13 +82,13 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
       body: AddRecommendationBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const product = await fastify.commerce.getProduct(request.body.product_id)
     if (product === null) throw restError('svc_product_not_found')
     const state = await cartStateOf(fastify, request)
     const quantity = recommendationQuantity(product, state.stored?.data ?? { lines: [], coupons: [] })
     if (quantity === null) throw restError('svc_product_not_addable')
-    return changeCart(fastify, request, () =>
+    return changeCart(fastify, request, reply, () =>
       fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity, variation: {}, origin: 'recommendation' }, viewerOf(request)))
   })
 }

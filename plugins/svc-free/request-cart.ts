@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { DrawerCartState } from '../../domain/drawer-state.ts'
 import { answersWithCart, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
 import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import { sendJson } from './send-json.ts'
 
 /** The cart key the security plugin resolved from the Cart-Token (cart-session routes only). */
 export function cartKeyOf (request: FastifyRequest): string {
@@ -37,9 +38,14 @@ export function cartStateOf (fastify: FastifyInstance, request: FastifyRequest):
  * refusals and conflicts in the service's own codes, design §3.7), with the cart as it stands for a conflict, so the
  * drawer can redraw without another request.
  */
-export async function changeCart (fastify: FastifyInstance, request: FastifyRequest, change: () => Promise<CartState>): Promise<DrawerCartState> {
+export async function changeCart (
+  fastify: FastifyInstance, request: FastifyRequest, reply: FastifyReply, change: () => Promise<CartState>
+): Promise<DrawerCartState | FastifyReply> {
   try {
-    return await fastify.drawerCart.state(await change())
+    const state = await change()
+    // The drawer's state as the write already rendered it (its snapshot): sent as it is, not rendered again.
+    if (state.snapshot !== undefined) return sendJson(reply, state.snapshot)
+    return await fastify.drawerCart.state(state)
   } catch (error) {
     if (!(error instanceof CartActionError)) throw error
     const refusal = error.domainError

@@ -53,6 +53,6 @@ export const proBundleRoutes = (bundles: BundleBuilder): FastifyPluginAsync => a
       body: AddBundleBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
-  }, async (request) => changeCart(fastify, request, () =>
+  }, async (request, reply) => changeCart(fastify, request, reply, () =>
     bundles.add(cartKeyOf(request), request.body.bundle_id, request.body.product_ids, viewerOf(request), request.body.variations)))
 }

@@ -60,7 +60,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
       body: ToggleAddonBody,
       response: { 200: DrawerCartStateSchema, 404: ErrorBody, ...cartErrors }
     }
-  }, async (request) => changeCart(fastify, request, async () =>
+  }, async (request, reply) => changeCart(fastify, request, reply, async () =>
     addons.toggle(await cartStateOf(fastify, request), request.body.addon_id, request.body.active, viewerOf(request))))
 
   app.post('/spotlight/add', {
@@ -73,10 +73,10 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
       body: SpotlightAddBody,
       response: { 200: DrawerCartStateSchema, ...cartErrors }
     }
-  }, async (request) => {
+  }, async (request, reply) => {
     const viewer = viewerOf(request)
     const offer = await activeSpotlight(fastify, await cartStateOf(fastify, request), viewer)
     if (offer === null || offer.product.id !== request.body.product_id) throw restError('svc_spotlight_unavailable')
-    return changeCart(fastify, request, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {}, origin: 'spotlight' }, viewer))
+    return changeCart(fastify, request, reply, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {}, origin: 'spotlight' }, viewer))
   })
 }

@@ -414,7 +414,7 @@ export class CartService {
     key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>, known: readonly Product[] = [], read?: CartRead
   ): Promise<CartState> {
     read ??= await this.read(key)
-    const before: { state?: CartState, snapshotted?: boolean } = {}
+    const before: { state?: CartState, snapshot?: string } = {}
     const { cart, versions, result: removed } = await this.#storage.updateCart(key, async (current) => {
       // A user's cart is changed for that user only (the routes never name it for anyone else: `mayUseCart`).
       if (current.userId !== null && current.userId !== (viewer.userId ?? null)) throw restError('svc_invalid_cart_token')
@@ -425,7 +425,7 @@ export class CartService {
       const data = await this.#syncGifts(checked.data, viewer)
       const { state, snapshot } = await this.#priceBeforeWrite(current, data, read, known, viewer, checked.removed)
       before.state = state
-      before.snapshotted = snapshot !== undefined
+      before.snapshot = snapshot?.snapshot
       return { data, result: checked.removed, ...(snapshot === undefined ? {} : { snapshot }) }
     }, { seen: read.cart })
     await this.prepareRewards(versions?.settingsVersion)
@@ -442,7 +442,9 @@ export class CartService {
       ? { ...before.state!, stored: cart }
       : { ...withNotices(await this.price(key, cart, viewer), removed), ...versions }
     const drop = await this.#hooks.reconcile(state, viewer)
-    if (drop.size === 0) return current && before.snapshotted === true ? state : this.#snapshotAfterWrite(state, versions, viewer)
+    if (drop.size === 0) {
+      return current && before.snapshot !== undefined ? { ...state, snapshot: before.snapshot } : this.#snapshotAfterWrite(state, versions, viewer)
+    }
     const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (latest) => ({
       data: { ...latest.data, lines: latest.data.lines.filter((line) => !drop.has(line.key)) },
       result: null
@@ -478,8 +480,8 @@ export class CartService {
 
   /** After a write: the new state's snapshot is stored, so the next read sends it as it is. */
   async #snapshotAfterWrite (state: CartState, versions: WriteVersions | undefined, viewer: Viewer): Promise<CartState> {
-    if (versions !== undefined) await this.storeSnapshot(state, versions, viewer)
-    return state
+    const snapshot = versions === undefined ? null : await this.storeSnapshot(state, versions, viewer)
+    return snapshot === null ? state : { ...state, snapshot }
   }
 
   /**
