@@ -18,10 +18,20 @@ const ESCAPES: Record<string, string> = {
 export function jsonForScript (value: unknown): string {
   const json = JSON.stringify(value)
   if (json === undefined) throw new TypeError('jsonForScript: the value has no JSON form')
+  return jsonTextForScript(json)
+}
+
+/** `jsonForScript` of JSON text already made (a stored snapshot): the same escapes, applied to the text. */
+export function jsonTextForScript (json: string): string {
   return json.replace(UNSAFE, (character) => ESCAPES[character]!)
 }
 
 /** The full outer HTML of `<script type="application/json" class="…">` holding `value` as JSON. */
 export function jsonScriptElement (value: unknown, className: string): string {
-  return `<script type="application/json" class="${escapeHtml(className)}">${jsonForScript(value)}</script>`
+  return jsonTextScriptElement(JSON.stringify(value) ?? jsonForScript(value), className)
+}
+
+/** `jsonScriptElement` of JSON text already made. */
+export function jsonTextScriptElement (json: string, className: string): string {
+  return `<script type="application/json" class="${escapeHtml(className)}">${jsonTextForScript(json)}</script>`
 }

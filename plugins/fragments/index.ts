@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import { jsonScriptElement } from '../../domain/json-script.ts'
+import { jsonScriptElement, jsonTextScriptElement } from '../../domain/json-script.ts'
 import { isPlainObject } from '../../lib/index.ts'
 
 /** The one fragment the service adds (specification §2.2), and the class of its element. */
@@ -29,8 +29,11 @@ export const fragmentsPlugin = fp<FragmentsPluginOptions>(async (fastify, option
     if (!isPlainObject(fragments)) return fragments
     if (Object.values(fragments).some((value) => typeof value !== 'string')) return fragments
     if (!(await settings.at(state.settingsVersion)).settings.enabled) return fragments
-    const cart = await drawerCart.state(state)
-    return { ...fragments, [SVC_FRAGMENT_KEY]: jsonScriptElement(cart, SVC_FRAGMENT_CLASS) }
+    // The drawer's state as the write rendered it, when it did (its snapshot): not rendered again.
+    const element = state.snapshot !== undefined
+      ? jsonTextScriptElement(state.snapshot, SVC_FRAGMENT_CLASS)
+      : jsonScriptElement(await drawerCart.state(state), SVC_FRAGMENT_CLASS)
+    return { ...fragments, [SVC_FRAGMENT_KEY]: element }
   }, options.priority ?? SVC_FRAGMENT_PRIORITY)
   fastify.addHook('onClose', async () => { remove() })
 }, { name: 'fragments', fastify: '5.x', dependencies: ['commerce', 'settings', 'store-api-extension'] })
