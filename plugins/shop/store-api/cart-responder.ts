@@ -16,9 +16,10 @@ export interface CartResponder {
   session (request: FastifyRequest, reply: FastifyReply): Promise<{ key: string, viewer: Viewer }>
   /**
    * Answers a guest's `GET cart` from the cart's cached view, when the storage keeps views and has a current one:
-   * no database round trip. Null when the request must be served the long way (`read`).
+   * no database round trip. False when the request must be served the long way (`read`). (A boolean, not the reply:
+   * a reply is thenable, and awaiting it gives nothing.)
    */
-  sendCached (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null>
+  sendCached (request: FastifyRequest, reply: FastifyReply): Promise<boolean>
   /** Reads, prices and sends the request's cart, keeping its view for the next guest read where it may. */
   read (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply>
   /** Sends the cart with its `Cart-Token` and `Cart-Hash`. */
@@ -66,16 +67,17 @@ export function cartResponder (fastify: FastifyInstance): CartResponder {
     return { key, viewer: await requestViewer(request, shop.auth) }
   }
 
-  async function sendCached (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> {
+  async function sendCached (request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const key = guestTokenKey(request, shop.cartTokens)
-    if (key === null) return null
+    if (key === null) return false
     const view = await shop.carts.readView(key, STORE_API_VIEW)
-    if (view === null) return null
+    if (view === null) return false
     useGuestCartKey(request, key)
     const cut = view.indexOf('\n')
     reply.header('Cart-Token', shop.cartTokens.sign(key))
     reply.header('Cart-Hash', view.slice(0, cut))
-    return reply.type('application/json; charset=utf-8').send(view.slice(cut + 1))
+    reply.type('application/json; charset=utf-8').send(view.slice(cut + 1))
+    return true
   }
 
   async function read (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

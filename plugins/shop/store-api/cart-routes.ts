@@ -13,7 +13,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.get('/cart', {
     schema: { tags: ['store-api'], operationId: 'getCart', summary: 'The cart', response: CartResponses }
-  }, async (request, reply) => await sendCached(request, reply) ?? read(request, reply))
+  }, async (request, reply) => await sendCached(request, reply) ? reply : read(request, reply))
 
   app.post('/cart/add-item', {
     // Fifty chosen attributes of 200 characters each fit.
