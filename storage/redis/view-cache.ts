@@ -17,7 +17,44 @@ export interface RedisViewCacheOptions {
   versionsTtlMs?: number
   commandTimeoutMs?: number
   connectTimeoutMs?: number
+  /** The bytes of views this instance keeps copies of (default 32 MiB; 0: none, every read fetches them). */
+  localBytes?: number
   onError?: (error: Error) => void
+}
+
+/** Copies of views' bytes, the least recently stored first out once their characters pass `maxBytes`. */
+class ViewCopies {
+  readonly #entries = new Map<string, CachedCartView>()
+  readonly #maxBytes: number
+  #bytes = 0
+
+  constructor (maxBytes: number) {
+    this.#maxBytes = maxBytes
+  }
+
+  get (key: string, view: string): CachedCartView | undefined {
+    return this.#entries.get(`${view} ${key}`)
+  }
+
+  set (key: string, view: string, copy: CachedCartView): void {
+    if (copy.body.length > this.#maxBytes) return
+    const name = `${view} ${key}`
+    this.#drop(name)
+    this.#entries.set(name, copy)
+    this.#bytes += copy.body.length
+    for (const [oldest, entry] of this.#entries) {
+      if (this.#bytes <= this.#maxBytes) break
+      this.#entries.delete(oldest)
+      this.#bytes -= entry.body.length
+    }
+  }
+
+  #drop (name: string): void {
+    const entry = this.#entries.get(name)
+    if (entry === undefined) return
+    this.#entries.delete(name)
+    this.#bytes -= entry.body.length
+  }
 }
 
 // A view is stored only for a version no write has begun beyond, and never over a newer one.
@@ -64,8 +101,18 @@ return 1
 
 // One round trip and one command for a read on one server (on a cluster the two keys are in different slots, so
 // two HMGETs go out side by side instead).
+// The bytes are sent only when the instance does not hold them already (ARGV[2], ARGV[3]: the version and stamp of
+// its copy); the fourth answer says whether they were (1) or the copy is current (0).
 const readScript = `
-return { redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1], 'b:' .. ARGV[1]), redis.call('HMGET', KEYS[2], 'c', 's', 'd') }
+local cart = redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1])
+local body = ''
+local sent = 1
+if cart[2] and cart[2] == ARGV[2] and cart[3] == ARGV[3] then
+  sent = 0
+else
+  body = redis.call('HGET', KEYS[1], 'b:' .. ARGV[1]) or ''
+end
+return { cart, redis.call('HMGET', KEYS[2], 'c', 's', 'd'), body, sent }
 `
 
 const beginVersionsScript = `
@@ -83,7 +130,7 @@ return 1
 `
 
 type ViewRedis = RedisClient & {
-  svcViewRead: (cartKey: string, versionsKey: string, view: string) => Promise<[Array<string | null>, Array<string | null>]>
+  svcViewRead: (cartKey: string, versionsKey: string, view: string, version: string, stamp: string) => Promise<[Array<string | null>, Array<string | null>, string, number]>
   svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
   svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
   svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
@@ -102,7 +149,8 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
     cartTtlMs = 10 * 60_000,
     versionsTtlMs = 5000,
     commandTimeoutMs = 250,
-    connectTimeoutMs = 1000
+    connectTimeoutMs = 1000,
+    localBytes = 32 * 1024 * 1024
   } = options
   const client = createRedisClient({
     ...(options.url === undefined ? {} : { url: options.url }),
@@ -119,6 +167,9 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   client.defineCommand('svcViewBeginVersions', { numberOfKeys: 1, lua: beginVersionsScript })
   client.defineCommand('svcViewEndVersions', { numberOfKeys: 1, lua: endVersionsScript })
   const cluster = client instanceof Cluster
+  // This instance's copies of views' bytes: Redis still answers every read's version and stamp, and sends the bytes
+  // only when the copy is not theirs. Bounded by their size.
+  const copies = new ViewCopies(localBytes)
   const cartKey = (key: string) => `${keyPrefix}{${key}}`
   const versionsKey = `${keyPrefix}versions`
   const waitForFirstConnection = initialConnection(client)
@@ -134,18 +185,27 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
 
     async read (key, view) {
       await ready()
-      const [cart, versions] = cluster
-        ? await Promise.all([
+      if (cluster) {
+        const [cart, versions] = await Promise.all([
           client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
           client.hmget(versionsKey, 'c', 's', 'd')
         ])
-        : await client.svcViewRead(cartKey(key), versionsKey, view)
-      return { view: cachedView(cart), versions: knownVersions(versions) }
+        return { view: cachedView(cart), versions: knownVersions(versions) }
+      }
+      const held = copies.get(key, view)
+      const [[min, version, stamp], versions, body, sent] = await client.svcViewRead(
+        cartKey(key), versionsKey, view, held === undefined ? '' : String(held.version), held?.stamp ?? '')
+      const bytes = sent === 1 ? (body === '' ? null : body) : held?.body ?? null
+      const found = cachedView([min ?? null, version ?? null, stamp ?? null, bytes])
+      if (found !== null && sent === 1) copies.set(key, view, found)
+      return { view: found, versions: knownVersions(versions) }
     },
 
     async fill (key, view, cached) {
       await ready()
-      await client.svcViewFill(cartKey(key), view, cached.version, cached.stamp, cached.body, cartTtlMs)
+      if (await client.svcViewFill(cartKey(key), view, cached.version, cached.stamp, cached.body, cartTtlMs) === 1) {
+        copies.set(key, view, cached)
+      }
     },
 
     async seedVersions (versions) {

@@ -42,3 +42,20 @@ t.test('a redis view cache that cannot be reached rejects writes\' first step, f
   await t.rejects(cache.beginVersionsWrite())
   await t.rejects(cache.read('cart', 'a'))
 })
+
+t.test('two redis view caches (two instances): a copy one holds is never answered once the other wrote', { skip: skipWithout('REDIS_URL') }, async (t) => {
+  const keyPrefix = `svc:test:${randomUUID()}:`
+  const [a, b] = [0, 1].map(() => createRedisViewCache({ url: serviceUrl('REDIS_URL'), keyPrefix }))
+  t.teardown(async () => { await a!.close(); await b!.close() })
+  const cart = `cart-${randomUUID()}`
+  await a!.fill(cart, 'a', view(1, 'one'))
+  t.same((await b!.read(cart, 'a')).view, view(1, 'one'), 'B reads A\'s view (and keeps a copy)')
+  t.same((await b!.read(cart, 'a')).view, view(1, 'one'), 'B answers it again from its copy, checked against Redis')
+  await a!.beginCartWrite(cart, 2)
+  t.same((await b!.read(cart, 'a')).view, null, 'after A began a write, B\'s copy is not answered')
+  await a!.fill(cart, 'a', view(2, 'two'))
+  t.same((await b!.read(cart, 'a')).view, view(2, 'two'), 'B gets the new bytes')
+  await b!.beginCartWrite(cart, 3)
+  await b!.fill(cart, 'a', { body: 'three', stamp: 'stamp-2', version: 3 })
+  t.same((await a!.read(cart, 'a')).view, { body: 'three', stamp: 'stamp-2', version: 3 }, 'and A gets B\'s')
+})
