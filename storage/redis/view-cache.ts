@@ -175,8 +175,10 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   const waitForFirstConnection = initialConnection(client)
   // A write may begin only once the cache is reachable: waiting for the first connection keeps a starting instance
   // from refusing its first writes.
+  let settled = false
   const ready = async (): Promise<void> => {
     await waitForFirstConnection(connectTimeoutMs)
+    settled = true
     assertReady(client)
   }
 
@@ -184,7 +186,9 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
     name: 'redis',
 
     async read (key, view) {
-      await ready()
+      // Once the first connection has settled, no promise is made for it on the hot path.
+      if (settled) assertReady(client)
+      else await ready()
       if (cluster) {
         const [cart, versions] = await Promise.all([
           client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
