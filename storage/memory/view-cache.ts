@@ -3,6 +3,8 @@ import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
 export interface MemoryViewCacheOptions {
   /** Carts kept at most; the least recently filled goes first (default 10,000). */
   maxCarts?: number
+  /** Characters of views kept at most, all carts together (default 32 Mi); the least recently filled go first. */
+  maxBytes?: number
 }
 
 interface Entry {
@@ -15,15 +17,28 @@ interface Entry {
  * Cart views in this process's memory: for a shop of one instance (the embedded database), where every write goes
  * through this process. Bounded by `maxCarts`.
  */
-export function createMemoryViewCache ({ maxCarts = 10_000 }: MemoryViewCacheOptions = {}): CartViewCache {
+export function createMemoryViewCache ({ maxCarts = 10_000, maxBytes = 32 * 1024 * 1024 }: MemoryViewCacheOptions = {}): CartViewCache {
   const carts = new Map<string, Entry>()
   let versions: WriteVersions | null = null
   let versionWrites = 0
+  let bytes = 0
+  const sizeOf = (entry: Entry): number => {
+    let size = 0
+    for (const view of entry.views.values()) size += view.body.length
+    return size
+  }
 
   const keep = (key: string, entry: Entry): void => {
+    const previous = carts.get(key)
+    if (previous !== undefined) bytes -= sizeOf(previous)
     carts.delete(key)
     carts.set(key, entry)
-    if (carts.size > maxCarts) carts.delete(carts.keys().next().value as string)
+    bytes += sizeOf(entry)
+    for (const [oldest, kept] of carts) {
+      if (carts.size <= maxCarts && bytes <= maxBytes) break
+      carts.delete(oldest)
+      bytes -= sizeOf(kept)
+    }
   }
 
   return {
@@ -39,12 +54,14 @@ export function createMemoryViewCache ({ maxCarts = 10_000 }: MemoryViewCacheOpt
     },
 
     async fill (key, view, cached) {
-      const entry = carts.get(key) ?? { minVersion: 0, views: new Map() }
-      if (cached.version < entry.minVersion) return
-      const current = entry.views.get(view)
+      const entry = carts.get(key)
+      if (entry !== undefined && cached.version < entry.minVersion) return
+      const current = entry?.views.get(view)
       if (current !== undefined && current.version > cached.version) return
-      entry.views.set(view, cached)
-      keep(key, entry)
+      // A new entry object each time, so that `keep` counts the old one's size and the new one's.
+      const views = new Map(entry?.views)
+      views.set(view, cached)
+      keep(key, { minVersion: entry?.minVersion ?? 0, views })
     },
 
     async seedVersions (seen) {
@@ -69,6 +86,7 @@ export function createMemoryViewCache ({ maxCarts = 10_000 }: MemoryViewCacheOpt
 
     async close () {
       carts.clear()
+      bytes = 0
     }
   }
 }

@@ -59,3 +59,14 @@ t.test('two redis view caches (two instances): a copy one holds is never answere
   await b!.fill(cart, 'a', { body: 'three', stamp: 'stamp-2', version: 3 })
   t.same((await a!.read(cart, 'a')).view, { body: 'three', stamp: 'stamp-2', version: 3 }, 'and A gets B\'s')
 })
+
+t.test('the memory cache keeps at most maxBytes characters of views, the least recently filled going first', async (t) => {
+  const cache = createMemoryViewCache({ maxBytes: 25 })
+  await cache.fill('one', 'a', view(1, 'x'.repeat(10)))
+  await cache.fill('two', 'a', view(1, 'y'.repeat(10)))
+  await cache.fill('two', 'b', view(1, 'z'.repeat(10)))
+  t.same((await cache.read('one', 'a')).view, null, 'the oldest cart went to make room')
+  t.same((await cache.read('two', 'b')).view, view(1, 'z'.repeat(10)), 'the newest is kept')
+  await cache.fill('three', 'a', view(1, 'w'.repeat(30)))
+  t.same((await cache.read('three', 'a')).view, null, 'a view larger than the bound is not kept')
+})
