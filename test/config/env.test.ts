@@ -1,4 +1,5 @@
 import { test } from 'tap'
+import { problemsOf } from '../helpers/env-problems.ts'
 import { DEFAULT_DEMO_USERS, EnvError, PUBLISHED_SECRETS, readEnv } from '../../config/env.ts'
 
 test('defaults need no environment at all', async (t) => {
@@ -49,16 +50,6 @@ test('allowed origins and trusted proxy ranges are comma-separated and checked a
 })
 
 const OWN_SECRET = 'a-secret-of-this-shop-only-0123456789abcdef'
-
-function problemsOf (env: Record<string, string>): string {
-  try {
-    readEnv(env)
-  } catch (error) {
-    if (error instanceof EnvError) return error.problems.join('\n')
-    throw error
-  }
-  return ''
-}
 
 test('production (NODE_ENV=production): no demo data, a secret of its own, no published password', async (t) => {
   const env = readEnv({ NODE_ENV: 'production', SVC_SECRET: OWN_SECRET })

@@ -1,18 +1,9 @@
 import { test } from 'tap'
-import { EnvError, readEnv } from '../../config/env.ts'
+import { problemsOf } from '../helpers/env-problems.ts'
+import { readEnv } from '../../config/env.ts'
 import { createRateCounter } from '../../storage/index.ts'
 import { parseClusterNodes } from '../../storage/redis/cluster-nodes.ts'
 import { createRedisClient } from '../../storage/redis/connection.ts'
-
-function problemsOf (env: Record<string, string>): string {
-  try {
-    readEnv(env)
-  } catch (error) {
-    if (error instanceof EnvError) return error.problems.join('\n')
-    throw error
-  }
-  return ''
-}
 
 test('REDIS_CLUSTER_NODES: a comma-separated list of nodes, instead of REDIS_URL', async (t) => {
   t.equal(readEnv({}).redisClusterNodes, null, 'unset: no cluster')
