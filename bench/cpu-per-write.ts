@@ -3,7 +3,8 @@
  * beside `bench/cpu-per-request.ts`, which measures the reads. Two writes, as `npm run bench` sends them:
  * `POST svc/v1/cart/remove-items` removing the one line of a cart of its own (carts seeded by SQL, no snapshot), and
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
- * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter. `N` requests each
+ * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter and the cart view cache
+ * (`VIEW_CACHE=off`: without it). `N` requests each
  * (default 2000), 20 at a time. The figure includes the driver's work in this process, not the database server's.
  * `PROFILE=<dir>` also writes a CPU profile of each measured run (not of the set-up) to `<dir>/<case>.cpuprofile`.
  */
@@ -15,14 +16,18 @@ import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
 import { createCartTokenSigner } from '../plugins/shop/index.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
-import { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter } from '../storage/index.ts'
+import { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 
 const schema = `svc_cpuw_${randomBytes(4).toString('hex')}`
 const databaseUrl = process.env.DATABASE_URL
 const redisUrl = process.env.REDIS_URL
-const storage = databaseUrl
+const database = databaseUrl
   ? await createPostgresStorage({ connectionString: databaseUrl, searchPath: schema })
   : await createPgliteStorage({ dataDir: 'memory://' })
+// As `npm run bench` runs the app on Redis, guest carts' views are kept there (VIEW_CACHE=off leaves them out).
+const storage = redisUrl && process.env.VIEW_CACHE !== 'off'
+  ? withCartViewCache(database, createRedisViewCache({ url: redisUrl, keyPrefix: `svc:cpuw:${randomBytes(4).toString('hex')}:view:` }))
+  : database
 const rateCounter = redisUrl
   ? createRedisRateCounter({ url: redisUrl, keyPrefix: `svc:cpuw:${randomBytes(4).toString('hex')}:` })
   : createMemoryRateCounter()

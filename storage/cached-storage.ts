@@ -55,10 +55,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
     return { snapshot: hit.body, stamp: hit.stamp, version: hit.version, ...versions }
   }
   const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
-    Promise.all([
-      cache.fill(key, view, { body, stamp, version }),
-      versions === null ? undefined : cache.seedVersions(versions)
-    ]).catch(failed)
+    cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
 
   const overrides: Partial<Storage> = {
     async getCartSnapshot (key) {
@@ -83,10 +80,12 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
 
     async updateCart (key, update, updateOptions) {
       let kept: { stamp: string, snapshot: string } | undefined
+      // A key made for this write (`newCartAt`) was never given out: no one can hold a view of it to drop.
+      const newKey = updateOptions?.newCartAt !== undefined && updateOptions.seen === null
       const written = await storage.updateCart(key, async (current) => {
         const outcome = await update(current)
         kept = outcome.snapshot
-        if (outcome.data !== undefined) await begin(() => cache.beginCartWrite(key, current.version + 1))
+        if (outcome.data !== undefined && !newKey) await begin(() => cache.beginCartWrite(key, current.version + 1))
         return outcome
       }, updateOptions)
       // A write that stored the new version's snapshot with its data: the cache gets it too.

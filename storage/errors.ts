@@ -22,6 +22,17 @@ export function isStorageUnavailable (error: unknown): boolean {
   return false
 }
 
+/**
+ * A write made from reads that are no longer current (`CartUpdateOptions.newCartAt`: the catalog moved, or the key was
+ * stored meanwhile). Nothing was stored: the caller reads again and starts over.
+ */
+export class StaleReadError extends Error {
+  constructor (message = 'the reads this write was made from are no longer current') {
+    super(message)
+    this.name = 'StaleReadError'
+  }
+}
+
 /** Why `createOrder` refused: a product's stock or a coupon's usage limit no longer allows it. Nothing was changed. */
 export class OrderConflictError extends Error {
   readonly reason: 'out_of_stock' | 'coupon_usage_limit'

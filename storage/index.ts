@@ -9,7 +9,7 @@ import type { SqlStorage } from './sql/sql-storage.ts'
 import type { RateCounter, Storage } from './types.ts'
 
 export type * from './types.ts'
-export { isStorageUnavailable, OrderConflictError, StorageUnavailableError } from './errors.ts'
+export { isStorageUnavailable, OrderConflictError, StaleReadError, StorageUnavailableError } from './errors.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
 export { createMemoryViewCache, createRedisViewCache, withCartViewCache }
 export type { MemoryStorageOptions, PgliteStorageOptions }

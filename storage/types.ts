@@ -166,6 +166,13 @@ export interface CartUpdateOptions {
    * storage calls are reads.
    */
   seen?: StoredCart | null
+  /**
+   * With `seen: null`, for a key made for this very write (never given out, so no one can have read or kept a view of
+   * it): the change was checked against products read at this catalog version (`knownProducts`). The cart is stored
+   * in one statement only while no cart has the key and the catalog is still at that version; otherwise nothing is
+   * stored, `update` does not run again, and `StaleReadError` is thrown: the caller starts over from fresh reads.
+   */
+  newCartAt?: number
 }
 
 /**
@@ -252,8 +259,11 @@ export interface CachedCartView {
 export interface CartViewCache extends Lifecycle {
   /** The cached view (null: none usable) and the catalog's and settings' versions as the cache knows them (null: unknown). */
   read (key: string, view: string): Promise<{ view: CachedCartView | null, versions: WriteVersions | null }>
-  /** Stores a view of the cart at `version`, unless a write has begun since. */
-  fill (key: string, view: string, entry: CachedCartView): Promise<void>
+  /**
+   * Stores a view of the cart at `version`, unless a write has begun since. With `versions`, also makes them known as
+   * `seedVersions` does, in the same round trip where the cache can.
+   */
+  fill (key: string, view: string, entry: CachedCartView, versions?: WriteVersions): Promise<void>
   /** Makes the versions known when the cache knows none (never lowers versions a write published). */
   seedVersions (versions: WriteVersions): Promise<void>
   beginCartWrite (key: string, nextVersion: number): Promise<void>
@@ -299,6 +309,12 @@ export interface CartStore {
   saveCartView? (key: string, version: number, view: string, stamp: string, body: string, versions: WriteVersions): Promise<void>
   /** The catalog's and settings' versions as they are now. */
   getVersions (): Promise<WriteVersions>
+  /**
+   * The products of `ids` as this instance read them at the newest catalog version it has seen, with that version,
+   * when it holds every one; else null. No round trip: the version may be behind the database's (a write that names
+   * it, `CartUpdateOptions.newCartAt`, checks it). Absent from a storage that holds none.
+   */
+  knownProducts? (ids: readonly number[]): { products: Map<number, Product>, catalogVersion: number } | null
   /**
    * Runs `update` with the cart's current data (an empty cart at version 0 when none is stored) while holding the
    * cart's write lock, then stores the returned data, if any, in the same transaction, and answers the versions that

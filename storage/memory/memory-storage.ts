@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
-import { OrderConflictError, StorageUnavailableError } from '../errors.ts'
+import { OrderConflictError, StaleReadError, StorageUnavailableError } from '../errors.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
@@ -301,12 +301,18 @@ export class MemoryStorage implements Storage {
   async updateCart<T> (
     key: string,
     update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>,
-    _options?: CartUpdateOptions
+    options: CartUpdateOptions = {}
   ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
     this.#assertOpen()
     // Inside another write's transaction the cart is written in that transaction; queueing there could wait on itself.
     if (this.#inTransaction) return this.#updateCart(key, update)
-    return this.#cartWrites.run(key, () => this.#updateCart(key, update))
+    return this.#cartWrites.run(key, () => {
+      // A new key's write made from products read at a catalog version: as on SQL, nothing is stored once the catalog
+      // moved or the key is taken.
+      if (options.newCartAt !== undefined && options.seen === null &&
+        (this.#carts.has(key) || this.#catalogVersion !== options.newCartAt)) throw new StaleReadError()
+      return this.#updateCart(key, update)
+    })
   }
 
   async #updateCart<T> (

@@ -53,7 +53,8 @@ export function createMemoryViewCache ({ maxCarts = 10_000, maxBytes = 32 * 1024
       }
     },
 
-    async fill (key, view, cached) {
+    async fill (key, view, cached, seen) {
+      if (seen !== undefined) versions = versions === null ? { ...seen } : maxVersions(versions, seen)
       const entry = carts.get(key)
       if (entry !== undefined && cached.version < entry.minVersion) return
       const current = entry?.views.get(view)

@@ -115,6 +115,34 @@ end
 return { cart, redis.call('HMGET', KEYS[2], 'c', 's', 'd'), body, sent }
 `
 
+// A fill and the versions' seed in one call on one server (KEYS[1]: the cart, as fillScript; KEYS[2]: the versions,
+// ARGV[6] and ARGV[7] the catalog's and settings', ARGV[8] their time to live, as seedScript).
+const fillAndSeedScript = `
+local function fill ()
+  local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
+  local version = tonumber(ARGV[2])
+  if version < min then return 0 end
+  local current = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[1]) or '-1')
+  if current > version then return 0 end
+  redis.call('HSET', KEYS[1], 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
+  redis.call('PEXPIRE', KEYS[1], ARGV[5])
+  return 1
+end
+local function raise (field, value)
+  local current = tonumber(redis.call('HGET', KEYS[2], field) or '-1')
+  if tonumber(value) > current then redis.call('HSET', KEYS[2], field, value) end
+end
+local filled = fill()
+local fresh = redis.call('EXISTS', KEYS[2]) == 0
+raise('c', ARGV[6])
+raise('s', ARGV[7])
+if fresh then
+  redis.call('HSET', KEYS[2], 'd', 0)
+  redis.call('PEXPIRE', KEYS[2], ARGV[8])
+end
+return filled
+`
+
 const beginVersionsScript = `
 redis.call('HINCRBY', KEYS[1], 'd', 1)
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
@@ -132,6 +160,8 @@ return 1
 type ViewRedis = RedisClient & {
   svcViewRead: (cartKey: string, versionsKey: string, view: string, version: string, stamp: string) => Promise<[Array<string | null>, Array<string | null>, string, number]>
   svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
+  svcViewFillAndSeed: (key: string, versionsKey: string, view: string, version: number, stamp: string, body: string, ttl: number,
+    catalog: number, settings: number, versionsTtl: number) => Promise<unknown>
   svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
   svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
   svcViewBeginVersions: (key: string, ttl: number) => Promise<unknown>
@@ -162,6 +192,7 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   }) as ViewRedis
   client.defineCommand('svcViewRead', { numberOfKeys: 2, lua: readScript })
   client.defineCommand('svcViewFill', { numberOfKeys: 1, lua: fillScript })
+  client.defineCommand('svcViewFillAndSeed', { numberOfKeys: 2, lua: fillAndSeedScript })
   client.defineCommand('svcViewBeginCart', { numberOfKeys: 1, lua: beginCartScript })
   client.defineCommand('svcViewSeed', { numberOfKeys: 1, lua: seedScript })
   client.defineCommand('svcViewBeginVersions', { numberOfKeys: 1, lua: beginVersionsScript })
@@ -205,11 +236,17 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
       return { view: found, versions: knownVersions(versions) }
     },
 
-    async fill (key, view, cached) {
+    async fill (key, view, cached, versions) {
       await ready()
-      if (await client.svcViewFill(cartKey(key), view, cached.version, cached.stamp, cached.body, cartTtlMs) === 1) {
-        copies.set(key, view, cached)
-      }
+      // On one server the versions are seeded by the same script; on a cluster their key is in another slot.
+      const filled = versions === undefined || cluster
+        ? (await Promise.all([
+            client.svcViewFill(cartKey(key), view, cached.version, cached.stamp, cached.body, cartTtlMs),
+            versions === undefined ? undefined : client.svcViewSeed(versionsKey, versions.catalogVersion, versions.settingsVersion, versionsTtlMs)
+          ]))[0]
+        : await client.svcViewFillAndSeed(cartKey(key), versionsKey, view, cached.version, cached.stamp, cached.body, cartTtlMs,
+          versions.catalogVersion, versions.settingsVersion, versionsTtlMs)
+      if (filled === 1) copies.set(key, view, cached)
     },
 
     async seedVersions (versions) {

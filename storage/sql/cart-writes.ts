@@ -1,7 +1,7 @@
 import type { CartData } from '../../domain/types.ts'
 import type { CartUpdate, StoredCart, WriteVersions } from '../types.ts'
 import type { SqlSession } from './client.ts'
-import { VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'
+import { CATALOG_VERSION, VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'
 
 /**
  * The statements that store a cart's data. Each one stores the new version's snapshot when the write brings it
@@ -31,6 +31,14 @@ const WRITE_SEEN = `UPDATE svc_carts SET ${SET_DATA}
  */
 const INSERT_SEEN = `INSERT INTO svc_carts (key, data, version, updated_at, snapshot, snapshot_stamp)
   VALUES ($1, $2::jsonb, 1, clock_timestamp(), $3, $4)
+  ON CONFLICT (key) DO NOTHING RETURNING ${WRITTEN}`
+
+/**
+ * A new key's first version ($5: the catalog version the change was checked at): stored only while no cart has the key
+ * and the catalog is still at that version; no row otherwise.
+ */
+const INSERT_NEW = `INSERT INTO svc_carts (key, data, version, updated_at, snapshot, snapshot_stamp)
+  SELECT $1, $2::jsonb, 1, clock_timestamp(), $3, $4 WHERE ${CATALOG_VERSION} = $5::int
   ON CONFLICT (key) DO NOTHING RETURNING ${WRITTEN}`
 
 type Snapshot = CartUpdate<unknown>['snapshot']
@@ -63,6 +71,12 @@ export async function writeSeenCart (db: SqlSession, key: string, seen: StoredCa
   const { rows } = seen === null
     ? await db.query<WrittenRow>(INSERT_SEEN, params(key, data, snapshot), 'svc_insert_seen_cart')
     : await db.query<WrittenRow>(WRITE_SEEN, [...params(key, data, snapshot), seen.version, seen.userId], 'svc_write_seen_cart')
+  return rows[0] === undefined ? null : written(key, data, rows[0])
+}
+
+/** Stores a new key's first version if no cart has the key and the catalog is at `catalogVersion`; null otherwise. */
+export async function writeNewCart (db: SqlSession, key: string, data: CartData, snapshot: Snapshot, catalogVersion: number): Promise<Written | null> {
+  const { rows } = await db.query<WrittenRow>(INSERT_NEW, [...params(key, data, snapshot), catalogVersion], 'svc_insert_new_cart')
   return rows[0] === undefined ? null : written(key, data, rows[0])
 }
 

@@ -62,6 +62,24 @@ export class ProductCache {
     return held.size === 0 ? NO_PRODUCT_HINT : { version: this.#version, ids: [...held.keys()], held }
   }
 
+  /** The products of `ids` at the cache's version, with it, when the cache holds every one; else null. */
+  known (ids: readonly number[]): { products: Map<number, Product>, catalogVersion: number } | null {
+    if (this.#version < 0) return null
+    const products = new Map<number, Product>()
+    for (const id of ids) {
+      const product = this.#products.get(id)
+      if (product === undefined) return null
+      products.set(id, product)
+    }
+    return { products, catalogVersion: this.#version }
+  }
+
+  /** Keeps products read at `version` outside a cart read (an add's product). */
+  remember (version: number, products: readonly Product[]): void {
+    if (!this.#take(version, products)) return
+    this.#trim()
+  }
+
   /**
    * The cart's products from what the database sent (`sent`, read at `version`) and what the hint held (used only
    * when the database saw the hint's version); keeps what was sent, and the cart's ids for its next read.
@@ -79,8 +97,9 @@ export class ProductCache {
     return products
   }
 
-  #learn (key: string, version: number, sent: readonly Product[], needed: ReadonlySet<number>): void {
-    if (version < this.#version) return
+  /** Takes products read at `version` (false: an older version than the cache's, nothing taken). */
+  #take (version: number, sent: readonly Product[]): boolean {
+    if (version < this.#version) return false
     if (version > this.#version) {
       this.#version = version
       this.#products.clear()
@@ -89,6 +108,15 @@ export class ProductCache {
       this.#products.delete(product.id)
       this.#products.set(product.id, deepFreeze(product))
     }
+    return true
+  }
+
+  #trim (): void {
+    while (this.#products.size > this.#maxProducts) this.#products.delete(this.#products.keys().next().value!)
+  }
+
+  #learn (key: string, version: number, sent: readonly Product[], needed: ReadonlySet<number>): void {
+    if (!this.#take(version, sent)) return
     // The products this read used from the cache move to the young end: a busy cart's products stay.
     for (const id of needed) {
       const kept = this.#products.get(id)
@@ -96,7 +124,7 @@ export class ProductCache {
       this.#products.delete(id)
       this.#products.set(id, kept)
     }
-    while (this.#products.size > this.#maxProducts) this.#products.delete(this.#products.keys().next().value!)
+    this.#trim()
     this.#carts.delete(key)
     if (needed.size > 0) this.#carts.set(key, [...needed])
     while (this.#carts.size > this.#maxCarts) this.#carts.delete(this.#carts.keys().next().value!)

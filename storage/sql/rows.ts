@@ -34,7 +34,7 @@ export interface SessionRow {
 
 export const CART_COLUMNS = 'key, user_id, data, version, updated_at'
 
-const CATALOG_VERSION = "(SELECT version FROM svc_versions WHERE name = 'catalog')"
+export const CATALOG_VERSION = "(SELECT version FROM svc_versions WHERE name = 'catalog')"
 const SETTINGS_VERSION = 'coalesce((SELECT version FROM svc_settings WHERE id = 1), 0)'
 /** The catalog's and the settings' versions as columns of any statement (`WriteVersionsRow`). */
 export const VERSIONS = `${CATALOG_VERSION} AS catalog_version, ${SETTINGS_VERSION} AS settings_version`

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
-import { OrderConflictError } from '../errors.ts'
+import { OrderConflictError, StaleReadError } from '../errors.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
   OrderEffects, OrderQuery, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
@@ -13,10 +13,10 @@ import { cartProductIds, NO_PRODUCT_HINT, ProductCache } from './product-cache.t
 import { KeyedQueue } from '../keyed-queue.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'
 import {
-  CART_COLUMNS, USER_COLUMNS, VERSIONS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
+  CART_COLUMNS, CATALOG_VERSION, USER_COLUMNS, VERSIONS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow, type WriteVersionsRow
 } from './rows.ts'
-import { seenCart, writeLockedCart, writeSeenCart } from './cart-writes.ts'
+import { seenCart, writeLockedCart, writeNewCart, writeSeenCart } from './cart-writes.ts'
 
 const EMPTY_CART: CartData = { lines: [], coupons: [] }
 
@@ -160,9 +160,21 @@ export class SqlStorage implements Storage {
   }
 
   async getProduct (id: number): Promise<Product | null> {
-    // Named: every add to cart resolves its product here first.
-    const { rows } = await this.#db.query<{ data: Product }>('SELECT data FROM svc_products WHERE id = $1', [id], 'svc_get_product')
-    return rows[0]?.data ?? null
+    // Named: every add to cart resolves its product here first. The catalog version comes with it, so the product
+    // cache learns the product as read at that version (not inside a transaction, which may roll back).
+    const { rows } = await this.#db.query<{ data: Product, catalog_version: number }>(
+      `SELECT data, ${CATALOG_VERSION} AS catalog_version FROM svc_products WHERE id = $1`, [id], 'svc_get_product')
+    const row = rows[0]
+    if (row === undefined) return null
+    if (this.#ambient.getStore()?.open !== true && this.#products.known([id])?.catalogVersion !== row.catalog_version) {
+      // A copy: the cache freezes what it keeps, and the caller's product stays its own.
+      this.#products.remember(row.catalog_version, [structuredClone(row.data)])
+    }
+    return row.data
+  }
+
+  knownProducts (ids: readonly number[]): { products: Map<number, Product>, catalogVersion: number } | null {
+    return this.#products.known(ids)
   }
 
   async getProducts (ids: readonly number[]): Promise<Map<number, Product>> {
@@ -255,6 +267,14 @@ export class SqlStorage implements Storage {
     return this.#cartWrites.run(key, async () => {
       // The caller's read stands in for the lock: one statement that lands only if the cart is still as read, instead
       // of BEGIN, SELECT … FOR UPDATE, UPDATE and COMMIT. A cart changed meanwhile is written under the lock.
+      if (options.newCartAt !== undefined && seen === null) {
+        const current = seenCart(key, null)
+        const { data, result, snapshot } = await update(current)
+        if (data === undefined) return { cart: current, result }
+        const written = await writeNewCart(this.#db, key, data, snapshot, options.newCartAt)
+        if (written === null) throw new StaleReadError()
+        return { ...written, result }
+      }
       if (seen !== undefined) {
         const current = seenCart(key, seen)
         const { data, result, snapshot } = await update(current)

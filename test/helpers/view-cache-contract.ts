@@ -62,4 +62,20 @@ export async function viewCacheContract (t: Test, create: () => CartViewCache): 
     await cache.endVersionsWrite({ catalogVersion: 6, settingsVersion: 3 })
     t.same((await cache.read(key(), 'a')).versions, { catalogVersion: 6, settingsVersion: 3 })
   })
+
+  t.test('a fill given versions seeds them as seedVersions does, and keeps its view as a fill does', async (t) => {
+    const cart = key()
+    await cache.fill(cart, 'a', view(1), { catalogVersion: 7, settingsVersion: 3 })
+    t.same(await cache.read(cart, 'a'), { view: view(1), versions: { catalogVersion: 7, settingsVersion: 3 } })
+    await cache.fill(cart, 'a', view(2), { catalogVersion: 6, settingsVersion: 1 })
+    t.same(await cache.read(cart, 'a'), { view: view(2), versions: { catalogVersion: 7, settingsVersion: 3 } }, 'versions never go back')
+    await cache.beginCartWrite(cart, 4)
+    await cache.fill(cart, 'a', view(3), { catalogVersion: 8, settingsVersion: 3 })
+    t.same(await cache.read(cart, 'a'), { view: null, versions: { catalogVersion: 8, settingsVersion: 3 } },
+      'a view older than a begun write is refused; its versions are still made known')
+    await cache.beginVersionsWrite()
+    await cache.fill(cart, 'a', view(4), { catalogVersion: 9, settingsVersion: 3 })
+    t.same(await cache.read(cart, 'a'), { view: view(4), versions: null }, 'versions stay unknown while a write is under way')
+    await cache.endVersionsWrite({ catalogVersion: 9, settingsVersion: 3 })
+  })
 }

@@ -3,6 +3,7 @@
  * (`CartUpdate.snapshot`): no lost update however the read and the write interleave, versions grow by one, and a
  * snapshot lives exactly as long as the version it was written with.
  */
+import { StaleReadError } from '../../storage/errors.ts'
 import { cartKey, contract, line, product } from './fixtures/contract.ts'
 
 contract('CartStore writes after a read', async (t, storage) => {
@@ -114,6 +115,35 @@ contract('CartStore writes after a read', async (t, storage) => {
       await storage.updateCart(key, (current) => ({ data: { ...current.data, coupons: ['c'] }, result: null }), seen ? { seen: again } : undefined)
       t.equal(await storage.getCartSnapshot(key), null, 'a write without one drops it')
     }
+  })
+
+  t.test('a new key written at a catalog version: stored while the catalog is at it, else nothing and StaleReadError', async (t) => {
+    const { catalogVersion } = await storage.getVersions()
+    const fresh = cartKey()
+    const created = await storage.updateCart(fresh, (current) => ({ data: { ...current.data, lines: [line(1)] }, result: current.version }), { seen: null, newCartAt: catalogVersion })
+    t.equal(created.result, 0, 'the update ran with an empty cart')
+    t.equal(created.cart.version, 1)
+    t.equal(created.versions?.catalogVersion, catalogVersion)
+    t.strictSame(await storage.getCart(fresh), created.cart)
+
+    // The key is taken: the stored cart is not touched, and the update is not run again with it.
+    const runs: number[] = []
+    await t.rejects(storage.updateCart(fresh, (current) => {
+      runs.push(current.version)
+      return { data: { ...current.data, lines: [line(2)] }, result: null }
+    }, { seen: null, newCartAt: catalogVersion }), StaleReadError)
+    t.ok(runs.every((version) => version === 0), 'never run with the stored cart')
+    t.same((await storage.getCart(fresh))?.data.lines.map((l) => l.productId), [1], 'the stored cart is as it was')
+    t.equal((await storage.getCart(fresh))?.version, 1)
+
+    // The catalog moved since the products were read: nothing is stored.
+    await storage.upsertProducts([product(1, { regularPrice: 1 })])
+    const other = cartKey()
+    await t.rejects(storage.updateCart(other, (current) => ({ data: { ...current.data, lines: [line(1)] }, result: null }), { seen: null, newCartAt: catalogVersion }), StaleReadError)
+    t.equal(await storage.getCart(other), null, 'not stored')
+    const now = (await storage.getVersions()).catalogVersion
+    const stored = await storage.updateCart(other, (current) => ({ data: { ...current.data, lines: [line(1)] }, result: null }), { seen: null, newCartAt: now })
+    t.equal(stored.cart.version, 1, 'stored at the version as it is')
   })
 
   t.test('a snapshot of a write that stores nothing is not stored', async (t) => {

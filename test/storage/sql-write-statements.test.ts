@@ -61,5 +61,20 @@ for (const backend of storageBackends()) {
     statements.length = 0
     await storage.updateCart('locked', () => ({ data: { lines: [line(1)], coupons: [] }, result: null }))
     t.strictSame(statements, ['BEGIN', 'SELECT', 'INSERT', 'UPDATE'], 'without a read: the locked write, as before')
+
+    // A key made for the write, from products held at a catalog version: one INSERT, no read at all.
+    const held = await storage.getProduct(1)
+    const known = storage.knownProducts([1])
+    t.same(known?.products.get(1), held, 'the product read by getProduct is held, with its catalog version')
+    t.equal(known?.catalogVersion, (await storage.getVersions()).catalogVersion)
+    statements.length = 0
+    await storage.updateCart('made', () => ({ data: { lines: [line(1)], coupons: [] }, result: null, snapshot }), { seen: null, newCartAt: known!.catalogVersion })
+    t.strictSame(statements, ['INSERT'], 'a new key at a known catalog version: one INSERT')
+    t.match(await storage.getCartSnapshot('made'), { snapshot: '{"state":1}' })
+    await storage.upsertProducts([product(2, { regularPrice: 5 })])
+    t.equal(storage.knownProducts([1])?.catalogVersion, known!.catalogVersion, 'held at the version it was read at until a read sees a newer one')
+    await storage.getProduct(1)
+    t.equal(storage.knownProducts([1])?.catalogVersion, known!.catalogVersion + 1, 'a read at the newer version replaces it')
+    t.equal(storage.knownProducts([1, 2]), null, 'a product not read at that version is not known')
   })
 }

@@ -8,6 +8,7 @@ import { priceCart, rewardsEarned, type RewardEvaluator } from '../../../domain/
 import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
+import { StaleReadError } from '../../../storage/errors.ts'
 import { CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import { restError } from '../../../errors/index.ts'
@@ -64,6 +65,8 @@ export class CartService {
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #hooks = new CartHooks()
+  /** The settings' version of the newest read or write this service made (-1: none yet): a new cart's first guess. */
+  #settingsVersion = -1
 
   constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
     this.#storage = storage
@@ -115,8 +118,13 @@ export class CartService {
   /** The cart as stored with its products and coupons and the settings' version (`Storage.readCart`). */
   async read (key: string): Promise<CartRead> {
     const read = await this.#storage.readCart(key)
+    this.#sawSettings(read.settingsVersion)
     await this.prepareRewards(read.settingsVersion)
     return read
+  }
+
+  #sawSettings (version: number | undefined): void {
+    if (version !== undefined && version > this.#settingsVersion) this.#settingsVersion = version
   }
 
   /** The user a read cart is bound to, or null (a guest's cart, or none stored). */
@@ -201,7 +209,13 @@ export class CartService {
    * `addItem`, also naming the line the product went to (`cart/items` answers that line). With `normaliseQuantity`
    * (the Store API's adds) a new line's quantity is brought within the product's rules instead of refused.
    */
-  async addItemWithKey (key: string, input: AddItemInput, viewer: Viewer = GUEST, { normaliseQuantity = false } = {}): Promise<{ state: CartState, itemKey: string }> {
+  async addItemWithKey (
+    key: string, input: AddItemInput, viewer: Viewer = GUEST, { normaliseQuantity = false, newKey = false } = {}
+  ): Promise<{ state: CartState, itemKey: string }> {
+    if (newKey) {
+      const added = await this.#addToNewCart(key, input, viewer, normaliseQuantity)
+      if (added !== null) return added
+    }
     // The product and the cart are read side by side: two round trips in the time of one.
     const [{ product, parent, variation }, read] = await Promise.all([this.#resolveProduct(input), this.read(key)])
     let itemKey = ''
@@ -211,6 +225,43 @@ export class CartService {
       return added.cart
     }, [product, parent], read)
     return { state, itemKey }
+  }
+
+  /**
+   * The first add to a cart whose key was made for this request (`newKey`: never given out, so nothing is stored under
+   * it): no read at all. The product comes from those this instance holds at the newest catalog version it has seen
+   * (`Storage.knownProducts`), the settings' version is the newest this service saw, and the cart is stored by one
+   * statement that lands only while the catalog is still at that version (`newCartAt`). Null, with nothing stored,
+   * when the product is not held or is a variable product's parent, when no settings version was seen yet, or when the
+   * catalog moved: the caller then adds the usual way, from fresh reads.
+   */
+  async #addToNewCart (key: string, input: AddItemInput, viewer: Viewer, normaliseQuantity: boolean): Promise<{ state: CartState, itemKey: string } | null> {
+    if (this.#settingsVersion < 0 || this.#storage.knownProducts === undefined) return null
+    const chosen = this.#storage.knownProducts([input.id])?.products.get(input.id)
+    if (chosen === undefined || chosen.type === 'variable') return null
+    const ids = chosen.type === 'variation' ? [chosen.id, chosen.parentId] : [chosen.id]
+    const known = this.#storage.knownProducts(ids)
+    if (known === null) return null
+    const product = known.products.get(chosen.id)!
+    const parent = product.type === 'variation' ? known.products.get(product.parentId)! : product
+    const read: CartRead = {
+      cart: null, products: new Map(), coupons: new Map(), catalogVersion: known.catalogVersion, settingsVersion: this.#settingsVersion
+    }
+    let itemKey = ''
+    try {
+      const variation = product.type === 'variation' ? unwrap(variationChoice(parent, product, input.variation)) : {}
+      await this.prepareRewards(read.settingsVersion)
+      const state = await this.#change(key, viewer, (data) => {
+        const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.origin === undefined ? {} : { origin: input.origin }) }, viewer))
+        itemKey = added.key
+        return added.cart
+      }, [product, parent], read, known.catalogVersion)
+      return { state, itemKey }
+    } catch (error) {
+      // A refusal is given only from fresh reads: the held product may be older than the catalog.
+      if (error instanceof StaleReadError || error instanceof CartActionError) return null
+      throw error
+    }
   }
 
   /** Sets a line's quantity; without a quantity nothing changes and the cart is answered as it is (as WooCommerce). */
@@ -411,7 +462,8 @@ export class CartService {
    * `read`: the cart's read when the caller made it.
    */
   async #change (
-    key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>, known: readonly Product[] = [], read?: CartRead
+    key: string, viewer: Viewer, change: (data: CartData) => CartData | Promise<CartData>, known: readonly Product[] = [], read?: CartRead,
+    newCartAt?: number
   ): Promise<CartState> {
     read ??= await this.read(key)
     const before: { state?: CartState, snapshot?: string } = {}
@@ -427,7 +479,8 @@ export class CartService {
       before.state = state
       before.snapshot = snapshot?.snapshot
       return { data, result: checked.removed, ...(snapshot === undefined ? {} : { snapshot }) }
-    }, { seen: read.cart })
+    }, { seen: read.cart, ...(newCartAt === undefined ? {} : { newCartAt }) })
+    this.#sawSettings(versions?.settingsVersion)
     await this.prepareRewards(versions?.settingsVersion)
     // A guest's cart a logged-in user writes becomes theirs; a user's cart never moves to another user.
     if (viewer.userId && cart.userId === null) {

@@ -7,7 +7,7 @@ import { restError } from '../../../errors/index.ts'
 import { COOKIE_CART_SECURITY } from '../../openapi/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import type { CartState } from '../cart/cart-service.ts'
-import { requestViewer, resolveCartKey } from '../session/store-api-session.ts'
+import { isNewCartKey, requestViewer, resolveCartKey } from '../session/store-api-session.ts'
 import { permalink } from '../store-api/serialize-product.ts'
 import type { ShopRateLimiter } from '../store-api/rate-limits.ts'
 import { MINI_CART_SELECTOR, renderMiniCart } from './mini-cart.ts'
@@ -99,7 +99,8 @@ export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, o
       .filter(([name, value]) => name.startsWith('attribute_') && typeof value === 'string')) as Record<string, string>
     const key = await cookieCart(request, reply)
     try {
-      const state = await shop.carts.addItem(key, { id: variationId || productId, quantity, variation }, await requestViewer(request, shop.auth))
+      // A cart that starts with this add (no cookie named one) needs no read: `newKey`.
+      const { state } = await shop.carts.addItemWithKey(key, { id: variationId || productId, quantity, variation }, await requestViewer(request, shop.auth), { newKey: isNewCartKey(request) })
       return await fragments(state)
     } catch (error) {
       if (!(error instanceof CartActionError)) throw error

@@ -10,9 +10,22 @@ import { clearCookie, readSignedCookie, setSignedCookie } from './cookies.ts'
 export const CART_COOKIE = 'svc_cart'
 const resolvedKeys = new WeakMap<FastifyRequest, string>()
 
+/** Requests whose cart key `resolveCartKey` made for them: nothing is stored under it, and no one else knows it. */
+const newKeys = new WeakSet<FastifyRequest>()
+
 /** The cart key `resolveCartKey` gave the request, if it was called. */
 export function requestCartKey (request: FastifyRequest): string | null {
   return resolvedKeys.get(request) ?? null
+}
+
+/** Whether the request's cart key (`resolveCartKey`) was made for it: a cart that starts with this request. */
+export function isNewCartKey (request: FastifyRequest): boolean {
+  return newKeys.has(request)
+}
+
+function madeKey (request: FastifyRequest): string {
+  newKeys.add(request)
+  return newCartKey()
 }
 const COOKIE_MAX_AGE_SECONDS = 48 * 3600
 
@@ -56,13 +69,13 @@ async function findCartKey (request: FastifyRequest, reply: FastifyReply, deps: 
   const header = request.headers['cart-token']
   if (useToken && typeof header === 'string' && header !== '') {
     const key = deps.cartTokens.verify(header)
-    return key !== null && isCartKey(key) && await mayUseCart(request, deps, key) ? key : newCartKey()
+    return key !== null && isCartKey(key) && await mayUseCart(request, deps, key) ? key : madeKey(request)
   }
   const fromCookie = cookieCartKey(request)
   if (fromCookie !== null && await mayUseCart(request, deps, fromCookie)) return fromCookie
   const authenticated = await requestUser(request, deps.auth)
   const own = authenticated ? await deps.storage.findUserCart(authenticated.user.id) : null
-  const key = own?.key ?? newCartKey()
+  const key = own?.key ?? madeKey(request)
   setCartCookie(request, reply, key)
   return key
 }
