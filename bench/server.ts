@@ -35,6 +35,7 @@ function shortWindows (counter: RateCounter, windowMs: number): RateCounter {
     ...counter,
     name: counter.name,
     hit: (key, window) => counter.hit(key, Math.min(window, windowMs)),
+    ...(counter.hitEach === undefined ? {} : { hitEach: (keys: readonly string[], window: number) => counter.hitEach!(keys, Math.min(window, windowMs)) }),
     peek: (key, window) => counter.peek(key, Math.min(window, windowMs)),
     reset: (key, window) => counter.reset(key, Math.min(window, windowMs))
   }

@@ -517,6 +517,11 @@ export interface RateHit {
  */
 export interface RateCounter extends Lifecycle {
   hit (key: string, windowMs: number): Promise<RateHit>
+  /**
+   * `hit` for each key, in one command where the store can (one Redis server; not a cluster, whose keys live on
+   * different nodes): the hits in the keys' order. Absent: the caller hits each key.
+   */
+  hitEach? (keys: readonly string[], windowMs: number): Promise<RateHit[]>
   /** The current window of `key` without counting: `{ count: 0, resetInMs: 0 }` when none is open. */
   peek (key: string, windowMs: number): Promise<RateHit>
   /** Closes the current window of `key`, if any: the next `hit` counts 1. */

@@ -29,21 +29,31 @@ export function createMemoryRateCounter (options: MemoryRateCounterOptions = {})
     if (closed) throw new Error('memory rate counter is closed')
   }
 
+  const hit = (key: string, windowMs: number): RateHit => {
+    const time = now()
+    const mapKey = `${windowMs}:${key}`
+    let window = windows.get(mapKey)
+    if (window === undefined || window.resetAt <= time) {
+      window = { count: 0, resetAt: time + windowMs }
+      windows.set(mapKey, window)
+    }
+    window.count += 1
+    return { count: window.count, resetInMs: window.resetAt - time }
+  }
+
   return {
     name: 'memory',
 
     async hit (key: string, windowMs: number): Promise<RateHit> {
       assertOpen()
       assertWindow(windowMs)
-      const time = now()
-      const mapKey = `${windowMs}:${key}`
-      let window = windows.get(mapKey)
-      if (window === undefined || window.resetAt <= time) {
-        window = { count: 0, resetAt: time + windowMs }
-        windows.set(mapKey, window)
-      }
-      window.count += 1
-      return { count: window.count, resetInMs: window.resetAt - time }
+      return hit(key, windowMs)
+    },
+
+    async hitEach (keys: readonly string[], windowMs: number): Promise<RateHit[]> {
+      assertOpen()
+      assertWindow(windowMs)
+      return keys.map((key) => hit(key, windowMs))
     },
 
     async peek (key: string, windowMs: number): Promise<RateHit> {

@@ -1,4 +1,4 @@
-import { ReplyError } from 'ioredis'
+import { Cluster, ReplyError } from 'ioredis'
 import { StorageUnavailableError } from '../errors.ts'
 import type { RateCounter, RateHit } from '../types.ts'
 import { assertReady, closeRedisClient, createRedisClient, initialConnection, pingRedis, refreshClusterSlots } from './connection.ts'
@@ -32,6 +32,21 @@ end
 return { count, ttl }
 `
 
+// hitScript for each of KEYS, in one call (one server only: a cluster's keys are on different nodes).
+const hitEachScript = `
+local hits = {}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  local ttl = redis.call('PTTL', key)
+  if count == 1 or ttl < 0 then
+    redis.call('PEXPIRE', key, ARGV[1])
+    ttl = tonumber(ARGV[1])
+  end
+  hits[i] = { count, ttl }
+end
+return hits
+`
+
 // The count and time left of a window, in one round trip; a key without expiry reports a whole window (the next hit
 // repairs it).
 const peekScript = `
@@ -44,6 +59,7 @@ return { tonumber(count), ttl }
 
 type RateRedis = RedisClient & {
   rateCounterHit: (key: string, windowMs: number) => Promise<unknown>
+  rateCounterHitEach: (keyCount: number, ...keysAndWindow: Array<string | number>) => Promise<unknown>
   rateCounterPeek: (key: string, windowMs: number) => Promise<unknown>
 }
 
@@ -57,12 +73,14 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
   const client = createRedisClient({ ...options, commandTimeoutMs, connectTimeoutMs, connectionName }) as RateRedis
   client.defineCommand('rateCounterHit', { numberOfKeys: 1, lua: hitScript })
   client.defineCommand('rateCounterPeek', { numberOfKeys: 1, lua: peekScript })
+  // The number of keys is the call's first argument.
+  client.defineCommand('rateCounterHitEach', { lua: hitEachScript })
   // Each counter's key has its name in braces: one hash slot per counter, so a cluster runs the script on one node.
   const redisKey = (key: string, windowMs: number) => `${keyPrefix}{${key}}:${windowMs}`
   const waitForFirstConnection = initialConnection(client)
   const unavailableOnFailure = <T>(command: () => Promise<T>): Promise<T> => failFast(client, command)
 
-  return {
+  const counter: RateCounter = {
     name: 'redis',
 
     async hit (key: string, windowMs: number): Promise<RateHit> {
@@ -90,6 +108,17 @@ export function createRedisRateCounter (options: RedisRateCounterOptions): RateC
 
     async close (): Promise<void> {
       await closeRedisClient(client)
+    }
+  }
+  if (client instanceof Cluster) return counter
+  return {
+    ...counter,
+    async hitEach (keys: readonly string[], windowMs: number): Promise<RateHit[]> {
+      assertWindow(windowMs)
+      await waitForFirstConnection(commandTimeoutMs)
+      const reply = await unavailableOnFailure(() => client.rateCounterHitEach(keys.length, ...keys.map((key) => redisKey(key, windowMs)), windowMs))
+      if (!Array.isArray(reply) || reply.length !== keys.length) throw new Error(`unexpected rate counter reply: ${JSON.stringify(reply)}`)
+      return reply.map(rateHit)
     }
   }
 }

@@ -20,6 +20,8 @@ export interface RateCounterBackend {
   skip: string | false
   /** A window short enough to wait out in real time. */
   shortWindowMs: number
+  /** A Redis Cluster: its counter has no `hitEach` (a request's keys live on different nodes). */
+  cluster?: boolean
   create: () => RateCounterFixture
 }
 

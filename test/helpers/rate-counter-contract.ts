@@ -53,6 +53,29 @@ export function rateCounterContract (t: Test, backend: RateCounterBackend): void
     t.equal((await counter.hit('client-a', windowMs)).count, 2)
   })
 
+  t.test('hitEach counts each key as hit does (a cluster has none: its keys live on different nodes)', async t => {
+    const { counter, elapse } = fixture()
+    if (backend.cluster === true) {
+      t.equal(counter.hitEach, undefined, 'a cluster\'s counter hits each key on its own')
+      return
+    }
+    t.type(counter.hitEach, 'function')
+    const hitEach = (keys: readonly string[], windowMs: number) => counter.hitEach!(keys, windowMs)
+    await counter.hit('client-a', minute)
+    const [a, b] = await hitEach(['client-a', 'client-b'], minute)
+    t.equal(a?.count, 2, 'the key hit before counts on')
+    t.equal(b?.count, 1, 'a new key starts at 1')
+    t.ok(b !== undefined && b.resetInMs > 0 && b.resetInMs <= minute, `resetInMs ${b?.resetInMs}`)
+    t.equal((await counter.hit('client-b', minute)).count, 2, 'hit sees what hitEach counted')
+    t.same((await hitEach(['client-a', 'client-a'], minute)).map((hit) => hit.count), [3, 4], 'a key named twice counts twice')
+    const windowMs = backend.shortWindowMs
+    await hitEach(['client-c'], windowMs)
+    await elapse(windowMs + 20)
+    t.equal((await hitEach(['client-c'], windowMs))[0]?.count, 1, 'its windows end as hit\'s do')
+    const all = await Promise.all(Array.from({ length: 100 }, () => hitEach(['client-d', 'client-e'], minute)))
+    t.same(all.map(([d]) => d!.count).sort((x, y) => x - y), Array.from({ length: 100 }, (_, i) => i + 1), 'concurrent calls get every count once')
+  })
+
   t.test('200 concurrent hits on one key get every count from 1 to 200 once', async t => {
     const { counter } = fixture()
     const hits = await Promise.all(Array.from({ length: 200 }, () => counter.hit('client-a', minute)))

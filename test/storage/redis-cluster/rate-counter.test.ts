@@ -25,6 +25,7 @@ t.test('redis cluster rate counter: the contract', { skip }, async t => {
     name: 'redis',
     skip: false,
     shortWindowMs: 200,
+    cluster: true,
     create: () => ({ counter: createClusterRateCounter(), elapse: async (ms) => { await sleep(ms) } })
   })
 })
