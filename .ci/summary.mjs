@@ -1,4 +1,5 @@
-// Reads `tap replay -R json` from stdin and prints one line: "N passed, N failed".
+// Reads `tap replay -R json` from stdin and prints one line: "N passed, N failed[, N skipped]".
+// Counted from the test points themselves: tap's JSON totals count a skipped or todo point as a failure too.
 let input = ''
 process.stdin.setEncoding('utf8')
 process.stdin.on('data', (chunk) => { input += chunk })
@@ -12,8 +13,19 @@ process.stdin.on('end', () => {
     console.log('0 passed, 1 failed (no tap results to read)')
     return
   }
-  const failed = report.failures ?? 0
-  const skipped = report.skipped ?? 0
-  const passed = (report.tests ?? 0) - failed - skipped
-  console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`)
+  const counts = { passed: 0, failed: 0, skipped: 0 }
+  /** Counts a suite's points; answers the failures found in it. */
+  const walk = (suite) => {
+    const before = counts.failed
+    for (const point of suite.cases ?? []) {
+      if (point.skip || point.todo) counts.skipped++
+      else if (point.ok === false) counts.failed++
+      else counts.passed++
+    }
+    for (const child of suite.suites ?? []) walk(child)
+    // A suite that failed with no failing point of its own (a crash, a timeout, a bad plan) counts once.
+    if (suite.ok === false && !suite.skip && !suite.todo && counts.failed === before) counts.failed++
+  }
+  walk(report)
+  console.log(`${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`)
 })
