@@ -58,15 +58,21 @@ class ViewCopies {
 }
 
 // A view is stored only for a version no write has begun beyond, and never over a newer one.
-const fillScript = `
-local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
-local version = tonumber(ARGV[2])
-if version < min then return 0 end
-local current = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[1]) or '-1')
-if current > version then return 0 end
-redis.call('HSET', KEYS[1], 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
-redis.call('PEXPIRE', KEYS[1], ARGV[5])
-return 1
+const fillFunction = `
+local function fill (key)
+  local min = tonumber(redis.call('HGET', key, 'm') or '0')
+  local version = tonumber(ARGV[2])
+  if version < min then return 0 end
+  local current = tonumber(redis.call('HGET', key, 'v:' .. ARGV[1]) or '-1')
+  if current > version then return 0 end
+  redis.call('HSET', key, 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
+  redis.call('PEXPIRE', key, ARGV[5])
+  return 1
+end
+`
+
+const fillScript = `${fillFunction}
+return fill(KEYS[1])
 `
 
 // The views go and the least version rises: a read that fetched the row before the write cannot store its view.
@@ -82,20 +88,27 @@ return 1
 
 // Versions only grow: whoever publishes older ones (a slow reader, a write that ended late) changes nothing.
 const mergeVersions = `
-local function raise (field, value)
-  local current = tonumber(redis.call('HGET', KEYS[1], field) or '-1')
-  if tonumber(value) > current then redis.call('HSET', KEYS[1], field, value) end
+local function raise (key, field, value)
+  local current = tonumber(redis.call('HGET', key, field) or '-1')
+  if tonumber(value) > current then redis.call('HSET', key, field, value) end
 end
 `
 
-const seedScript = `${mergeVersions}
-local fresh = redis.call('EXISTS', KEYS[1]) == 0
-raise('c', ARGV[1])
-raise('s', ARGV[2])
-if fresh then
-  redis.call('HSET', KEYS[1], 'd', 0)
-  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+// Makes the versions known when the cache knows none (a fresh hash has no write under way).
+const seedFunction = `${mergeVersions}
+local function seed (key, catalog, settings, ttl)
+  local fresh = redis.call('EXISTS', key) == 0
+  raise(key, 'c', catalog)
+  raise(key, 's', settings)
+  if fresh then
+    redis.call('HSET', key, 'd', 0)
+    redis.call('PEXPIRE', key, ttl)
+  end
 end
+`
+
+const seedScript = `${seedFunction}
+seed(KEYS[1], ARGV[1], ARGV[2], ARGV[3])
 return 1
 `
 
@@ -117,29 +130,9 @@ return { cart, redis.call('HMGET', KEYS[2], 'c', 's', 'd'), body, sent }
 
 // A fill and the versions' seed in one call on one server (KEYS[1]: the cart, as fillScript; KEYS[2]: the versions,
 // ARGV[6] and ARGV[7] the catalog's and settings', ARGV[8] their time to live, as seedScript).
-const fillAndSeedScript = `
-local function fill ()
-  local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
-  local version = tonumber(ARGV[2])
-  if version < min then return 0 end
-  local current = tonumber(redis.call('HGET', KEYS[1], 'v:' .. ARGV[1]) or '-1')
-  if current > version then return 0 end
-  redis.call('HSET', KEYS[1], 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
-  redis.call('PEXPIRE', KEYS[1], ARGV[5])
-  return 1
-end
-local function raise (field, value)
-  local current = tonumber(redis.call('HGET', KEYS[2], field) or '-1')
-  if tonumber(value) > current then redis.call('HSET', KEYS[2], field, value) end
-end
-local filled = fill()
-local fresh = redis.call('EXISTS', KEYS[2]) == 0
-raise('c', ARGV[6])
-raise('s', ARGV[7])
-if fresh then
-  redis.call('HSET', KEYS[2], 'd', 0)
-  redis.call('PEXPIRE', KEYS[2], ARGV[8])
-end
+const fillAndSeedScript = `${fillFunction}${seedFunction}
+local filled = fill(KEYS[1])
+seed(KEYS[2], ARGV[6], ARGV[7], ARGV[8])
 return filled
 `
 
@@ -150,8 +143,8 @@ return 1
 `
 
 const endVersionsScript = `${mergeVersions}
-raise('c', ARGV[1])
-raise('s', ARGV[2])
+raise(KEYS[1], 'c', ARGV[1])
+raise(KEYS[1], 's', ARGV[2])
 if redis.call('HINCRBY', KEYS[1], 'd', -1) < 0 then redis.call('HSET', KEYS[1], 'd', 0) end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
