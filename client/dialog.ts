@@ -46,10 +46,14 @@ export class Dialog {
     return this.#open
   }
 
-  open (): void {
+  /**
+   * Opens the dialog and moves the focus in. In the admin screens' script (`SVC_PREVIEW`), `quiet` only shows it: the
+   * preview, drawn for looking at in a frame, must not take the settings screen's focus, nor give it back on closing.
+   */
+  open (quiet = false): void {
     const { root, drawer, overlay } = this.#parts
     if (this.#open) {
-      this.#parts.initialFocus().focus()
+      if (!SVC_PREVIEW || !quiet) this.#parts.initialFocus().focus()
       return
     }
     this.#open = true
@@ -63,7 +67,7 @@ export class Dialog {
     root.classList.add('svc-open')
     this.#overflow = document.documentElement.style.overflow
     document.documentElement.style.overflow = 'hidden'
-    this.#parts.initialFocus().focus()
+    if (!SVC_PREVIEW || !quiet) this.#parts.initialFocus().focus()
     this.#parts.onChange(true)
   }
 
@@ -80,7 +84,8 @@ export class Dialog {
     const duration = this.#parts.duration()
     if (duration > 0) this.#timer = window.setTimeout(hide, duration)
     else hide()
-    this.#parts.returnFocus(this.#opener)?.focus()
+    // A quiet preview never had the focus: it gives back only what it holds.
+    if (!SVC_PREVIEW || drawer.contains(document.activeElement)) this.#parts.returnFocus(this.#opener)?.focus()
     this.#opener = null
     this.#parts.onChange(false)
   }

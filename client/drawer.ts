@@ -202,9 +202,10 @@ export class Drawer {
     }
   }
 
-  open (source: OpenSource = 'api'): void {
+  /** Opens the drawer; `quiet` (the admin screens' preview only) shows it without taking the keyboard focus. */
+  open (source: OpenSource = 'api', quiet = false): void {
     if (!this.#dialog.isOpen) this.#analytics.track('drawer_open', { data: { source } })
-    this.#dialog.open()
+    this.#dialog.open(SVC_PREVIEW && quiet)
     if (this.#stale && source !== 'add_to_cart') this.#quietly(() => this.#refreshSections())
     this.#trackViews()
   }

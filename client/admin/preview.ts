@@ -27,10 +27,6 @@ type PreviewSample = '' | 'undo' | 'empty'
 interface PreviewReady {
   type: 'svc-preview-ready'
 }
-/** The frame's drawer is open: it has taken the focus (a modal dialog does), which the screen takes back. */
-interface PreviewOpened {
-  type: 'svc-preview-opened'
-}
 
 /**
  * The settings screen's side of the live preview: a same-origin frame showing the real drawer (the storefront's own
@@ -44,8 +40,8 @@ export class PreviewFrame {
   #sample: PreviewSample = ''
 
   constructor (url: string) {
-    // For looking only (inert, and the focus taken back when its drawer opens): the drawer in it is a modal dialog that
-    // takes the focus and keeps Tab inside, which would pull a keyboard user off the settings and hold them there.
+    // For looking only (inert, and its drawer opened without taking the focus): the drawer in it is a modal dialog that
+    // would otherwise take the focus from wherever the manager is on the screen, at whatever moment the frame loads.
     this.#frame = h('iframe', { src: url, title: t('preview.frame'), 'data-role': 'preview', loading: 'eager', inert: true })
     const width = h('select', { 'data-role': 'preview-width' },
       h('option', { value: '' }, t('preview.fit')),
@@ -66,16 +62,8 @@ export class PreviewFrame {
         h('h2', { id: 'preview-title' }, t('preview.title')), h('label', {}, t('preview.width'), width), h('label', {}, t('preview.show'), sample)),
       h('div', { class: 'admin-preview-scroll' }, this.#frame),
       h('p', { class: 'admin-help' }, t('preview.help')))
-    let before: Element | null = null
-    document.addEventListener('focusin', (event) => { if (event.target !== this.#frame) before = event.target as Element })
-    window.addEventListener('message', (event: MessageEvent<PreviewReady | PreviewOpened>) => {
+    window.addEventListener('message', (event: MessageEvent<PreviewReady>) => {
       if (event.origin !== location.origin || event.source !== this.#frame.contentWindow) return
-      if (event.data?.type === 'svc-preview-opened') {
-        if (document.activeElement !== this.#frame) return
-        this.#frame.blur()
-        if (before instanceof HTMLElement && before.isConnected) before.focus()
-        return
-      }
       if (event.data?.type !== 'svc-preview-ready') return
       this.#ready = true
       this.#send()
@@ -148,10 +136,8 @@ export function startPreviewFrame (config: AdminPageConfig): void {
         started.applySettings(latest.drawer_config, latest.launcher, latest.behaviour)
         showSample(started, latest.sample)
       }
-      started.open('api')
-      // The dialog took the focus: the frame lets it go, and the screen takes it back.
-      if (document.activeElement instanceof HTMLElement) document.activeElement.blur()
-      window.parent.postMessage({ type: 'svc-preview-opened' } satisfies PreviewOpened, location.origin)
+      // Shown, not focused: the manager's keyboard focus stays where it is on the settings screen.
+      started.open('api', true)
       document.body.dataset.preview = 'ready'
       document.body.dataset.previewLocale = settings.locale
     })

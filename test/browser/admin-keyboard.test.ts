@@ -1,12 +1,13 @@
 import type { Page } from 'playwright-core'
 import type { Test } from 'tap'
-import { ADMIN_PAGE } from './admin-page.ts'
+import { ADMIN_PAGE, previewFrame } from './admin-page.ts'
 import { ADMIN, browserTest, FREE_SHIPPING_TIER, launchBrowser, newPage, startShop } from './helpers.ts'
 
 /**
  * The settings screen with the keyboard alone (Pro, 1280×800): log in with Tab, typing and Enter; Tab through the
  * form to a list, a checkbox and an amount; change them with the arrow keys, Space and typing; save with the Save
  * button (Shift+Tab back to it, Enter) and with Enter in a field. Every place the focus stops shows a focus ring.
+ * The live preview, which draws its drawer again as a text is typed, never takes the focus from the field.
  */
 
 /** What has the focus: its id, or its tag and text. */
@@ -38,7 +39,7 @@ async function tabTo (t: Test, page: Page, selector: string, options: { back?: b
     stops.push(stop)
     if (!(await page.evaluate(FOCUS_SHOWN) as boolean)) hidden.push(stop)
     if (await page.evaluate((wanted) => document.activeElement?.matches(wanted) === true, selector)) {
-      t.same(hidden, [], `the focus is shown at every stop on the way to ${selector} (${stops.length} stops)`)
+      t.same(hidden, [], `the focus is shown at every stop on the way to ${selector} (${stops.length} stops)`, { stops })
       return stops
     }
   }
@@ -105,6 +106,28 @@ browserTest('the settings screen with the keyboard alone', async (t) => {
     await page.waitForSelector('[data-role="status"]:has-text("Settings saved.")')
     t.equal((await shop.app.settings.get()).settings.spotlight.title, 'Complete your look')
     t.equal(await page.evaluate(FOCUSED), title, 'the focus stays in the field after the save')
+    t.same(errors, [], 'no script errors')
+  })
+
+  t.test('the preview drawing its drawer again, as a text is typed, leaves the focus in the field', async (t) => {
+    const frame = await previewFrame(page)
+    await page.$eval('[data-role="texts"]', (details) => { (details as HTMLDetailsElement).open = true })
+    const field = '#f-text-en-title'
+    await page.click(field)
+    // Every time the field loses the focus is counted, from here on.
+    await page.$eval(field, (input) => {
+      (window as unknown as { lost: number }).lost = 0
+      input.addEventListener('blur', () => { (window as unknown as { lost: number }).lost++ })
+    })
+    await page.keyboard.type('Your bag')
+    // A changed text draws a new drawer in the frame, and opens it.
+    await frame.waitForFunction(() => document.querySelector('.svc-open #svc-drawer-title')?.textContent === 'Your bag')
+    await page.keyboard.type(' today')
+    await frame.waitForFunction(() => document.querySelector('.svc-open #svc-drawer-title')?.textContent === 'Your bag today')
+    t.equal(await page.inputValue(field), 'Your bag today', 'every key typed landed in the field')
+    t.equal(await page.evaluate(FOCUSED), field, 'the focus is still in the field')
+    t.equal(await page.evaluate(FOCUS_SHOWN), true, 'and shown')
+    t.equal(await page.evaluate('window.lost'), 0, 'the field never lost the focus while the preview drew itself again')
     t.same(errors, [], 'no script errors')
   })
 })
