@@ -63,7 +63,10 @@ const SOAK_MIX = [SVC_CART, 'store-cart-20-lines', 'drawer-data', 'wc-ajax-add-t
 
 const log = (message: string): void => { console.error(`bench: ${message}`) }
 
+/** Where a connection URL points, without its credentials: `host:port`, or the socket directory of a local server. */
 function redactedHost (url: string): string {
+  const socket = /[?&]host=(\/[^&]*)/.exec(url)?.[1]
+  if (socket !== undefined) return `the socket in ${decodeURIComponent(socket)}`
   try {
     return new URL(url).host
   } catch {
