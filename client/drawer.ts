@@ -202,10 +202,10 @@ export class Drawer {
     }
   }
 
-  /** Opens the drawer; `quiet` (the admin screens' preview only) shows it without taking the keyboard focus. */
+  /** Opens the drawer; `quiet` shows it without taking the keyboard focus (honoured in the admin screens' preview only). */
   open (source: OpenSource = 'api', quiet = false): void {
     if (!this.#dialog.isOpen) this.#analytics.track('drawer_open', { data: { source } })
-    this.#dialog.open(SVC_PREVIEW && quiet)
+    this.#dialog.open(quiet)
     if (this.#stale && source !== 'add_to_cart') this.#quietly(() => this.#refreshSections())
     this.#trackViews()
   }
