@@ -178,10 +178,16 @@ export class DrawerCart {
     return locks
   }
 
-  /** Runs `work` with filter problems collected, then logs each (filter, part) once. */
+  /**
+   * Runs `work` with filter problems collected, then logs each (filter, part) once. Only callbacks can throw: without
+   * a drawer filter there is nothing to capture, and the work runs outside a capture scope (which costs every promise
+   * made while one is open).
+   */
   async #withIssues<T> (work: (issues: FilterIssues) => Promise<T>): Promise<T> {
     const issues = new FilterIssues()
+    const { filters } = this.#shop
     try {
+      if (!filters.has(ITEM_FILTER) && !filters.has(CART_FILTER)) return await work(issues)
       return await this.#capture.run(issues, () => work(issues))
     } finally {
       issues.flush(this.#log)

@@ -1,4 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
+import { ScopedContext } from '../../lib/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
 import type { FilterErrorReporter } from '../cart-drawer/index.ts'
 
@@ -61,10 +61,10 @@ export class FilterIssues {
 /**
  * Routes the filter registry's reports of throwing callbacks: inside `run` they are collected into that run's
  * `FilterIssues` (to be logged once per response); anywhere else they go to `fallback` as before. Asynchronous
- * context (AsyncLocalStorage) keeps concurrent responses apart.
+ * context (`ScopedContext`) keeps concurrent responses apart.
  */
 export class FilterErrorCapture {
-  readonly #context = new AsyncLocalStorage<FilterIssues>()
+  readonly #context = new ScopedContext<FilterIssues>()
   readonly #fallback: FilterErrorReporter
 
   constructor (fallback: FilterErrorReporter) {
@@ -72,7 +72,7 @@ export class FilterErrorCapture {
   }
 
   readonly report: FilterErrorReporter = (name, error) => {
-    const issues = this.#context.getStore()
+    const issues = this.#context.get()
     if (issues) issues.threw(name, error)
     else this.#fallback(name, error)
   }

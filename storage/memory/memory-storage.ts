@@ -1,7 +1,7 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError, StaleReadError, StorageUnavailableError } from '../errors.ts'
+import { ScopedContext } from '../../lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
@@ -94,7 +94,7 @@ function addShare<S extends { units: number, orders: Set<number>, revenue: bigin
 export class MemoryStorage implements Storage {
   readonly name = 'memory'
   readonly #now: () => number
-  readonly #transactions = new AsyncLocalStorage<Transaction>()
+  readonly #transactions = new ScopedContext<Transaction>()
   readonly #cartWrites = new KeyedQueue()
   #closed = false
 
@@ -124,12 +124,12 @@ export class MemoryStorage implements Storage {
   }
 
   get #inTransaction (): boolean {
-    return this.#transactions.getStore()?.open === true
+    return this.#transactions.get()?.open === true
   }
 
   /** Registers how to undo a write made inside a transaction (none outside one: the write is final). */
   #onRollback (undo: () => void): void {
-    const transaction = this.#transactions.getStore()
+    const transaction = this.#transactions.get()
     if (transaction?.open === true) transaction.undo.push(undo)
   }
 
@@ -146,7 +146,7 @@ export class MemoryStorage implements Storage {
   }
 
   async #transaction<T> (fn: () => Promise<T>): Promise<T> {
-    const parent = this.#transactions.getStore()
+    const parent = this.#transactions.get()
     const transaction: Transaction = { undo: [], open: true }
     try {
       const result = await this.#transactions.run(transaction, fn)

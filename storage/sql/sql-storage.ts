@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks'
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { OrderConflictError, StaleReadError } from '../errors.ts'
@@ -10,6 +9,7 @@ import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
 import { cartProductIds, NO_PRODUCT_HINT, ProductCache } from './product-cache.ts'
+import { ScopedContext } from '../../lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'
 import {
@@ -125,7 +125,7 @@ export class SqlStorage implements Storage {
   readonly #client: SqlClient
   // Storage calls made inside an `updateCart` callback join its transaction instead of waiting for a second
   // connection (PGlite has one; a pool can run dry), which would otherwise deadlock.
-  readonly #ambient = new AsyncLocalStorage<AmbientTransaction>()
+  readonly #ambient = new ScopedContext<AmbientTransaction>()
   // Writes of one cart wait here, in this process, for the one before them instead of each holding a pooled
   // connection while it waits for the row lock: a burst on one hot cart cannot drain the pool (and time out the
   // requests of every other cart). The row lock still orders writes across instances.
@@ -144,7 +144,7 @@ export class SqlStorage implements Storage {
   }
 
   get #db (): SqlSession {
-    const ambient = this.#ambient.getStore()
+    const ambient = this.#ambient.get()
     return ambient?.open ? ambient.session : this.#client
   }
 
@@ -166,7 +166,7 @@ export class SqlStorage implements Storage {
       `SELECT data, ${CATALOG_VERSION} AS catalog_version FROM svc_products WHERE id = $1`, [id], 'svc_get_product')
     const row = rows[0]
     if (row === undefined) return null
-    if (this.#ambient.getStore()?.open !== true && this.#products.known([id])?.catalogVersion !== row.catalog_version) {
+    if (this.#ambient.get()?.open !== true && this.#products.known([id])?.catalogVersion !== row.catalog_version) {
       // A copy: the cache freezes what it keeps, and the caller's product stays its own.
       this.#products.remember(row.catalog_version, [structuredClone(row.data)])
     }
@@ -216,7 +216,7 @@ export class SqlStorage implements Storage {
 
   async readCart (key: string): Promise<CartRead> {
     // Inside a transaction the read may see writes that roll back: the cache is neither asked nor told.
-    const cached = this.#ambient.getStore()?.open !== true
+    const cached = this.#ambient.get()?.open !== true
     const hint = cached ? this.#products.hint(key) : NO_PRODUCT_HINT
     const { rows } = await this.#db.query<ReadCartRow>(READ_CART, [key, hint.version, hint.ids], 'svc_read_cart')
     const row = rows[0]
@@ -262,7 +262,7 @@ export class SqlStorage implements Storage {
     options: CartUpdateOptions = {}
   ): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }> {
     // Inside another write's transaction the lock is taken in that transaction; queueing there could wait on itself.
-    if (this.#ambient.getStore()?.open === true) return this.#updateCart(key, update)
+    if (this.#ambient.get()?.open === true) return this.#updateCart(key, update)
     const { seen } = options
     return this.#cartWrites.run(key, async () => {
       // The caller's read stands in for the lock: one statement that lands only if the cart is still as read, instead
