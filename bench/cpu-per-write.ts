@@ -5,11 +5,14 @@
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
  * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter and the cart view cache
  * (`VIEW_CACHE=off`: without it). `N` requests each
- * (default 2000), 20 at a time. The figure includes the driver's work in this process, not the database server's.
+ * (default 2000), 20 at a time. The figure includes the driver's work in this process; where `/proc` shows the local
+ * PostgreSQL and Redis servers, their CPU per request is printed beside it (`server-cpu.ts`). With `DATABASE_URL`,
+ * the bench's write floor is measured the same way after the app: a bare Fastify route running bare+tx's transaction
+ * (`floor-tx.ts`), so the app's and the floor's CPU per write are compared within one run.
  * `PROFILE=<dir>` also writes a CPU profile of each measured run (not of the set-up) to `<dir>/<case>.cpuprofile`.
  */
 import { randomBytes } from 'node:crypto'
-import type { InjectOptions } from 'fastify'
+import Fastify, { type FastifyInstance, type InjectOptions } from 'fastify'
 import { writeFile } from 'node:fs/promises'
 import { Session } from 'node:inspector/promises'
 import { buildApp, DEFAULT_SITE_URL } from '../app.ts'
@@ -17,6 +20,9 @@ import { createCartTokenSigner } from '../plugins/shop/index.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
 import { createMemoryRateCounter, createPgliteStorage, createPostgresStorage, createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
+import { DEFAULT_POOL_SIZE } from '../storage/postgres/index.ts'
+import { openTransactionFloor } from './floor-tx.ts'
+import { serverCpu } from './server-cpu.ts'
 
 const schema = `svc_cpuw_${randomBytes(4).toString('hex')}`
 const databaseUrl = process.env.DATABASE_URL
@@ -40,10 +46,10 @@ const warmup = 200
 
 type Request = InjectOptions
 
-async function measure (name: string, requests: (count: number) => Promise<Request[]>): Promise<void> {
+async function measure (name: string, requests: (count: number) => Promise<Request[]>, target: FastifyInstance = app): Promise<void> {
   const run = async (list: Request[]): Promise<void> => {
     for (let i = 0; i < list.length; i += batch) {
-      const answers = await Promise.all(list.slice(i, i + batch).map((request) => app.inject(request)))
+      const answers = await Promise.all(list.slice(i, i + batch).map((request) => target.inject(request)))
       const failed = answers.find((answer) => answer.statusCode !== 200)
       if (failed !== undefined) throw new Error(`${name}: ${failed.statusCode} ${failed.body.slice(0, 200)}`)
     }
@@ -56,17 +62,23 @@ async function measure (name: string, requests: (count: number) => Promise<Reque
     await profiler.post('Profiler.enable')
     await profiler.post('Profiler.start')
   }
+  const servers = serverCpu()
   const before = process.cpuUsage()
   const started = performance.now()
   await run(list)
   const used = process.cpuUsage(before)
+  const serversAfter = serverCpu()
   if (profiler !== null) {
     const { profile } = await profiler.post('Profiler.stop')
     await writeFile(`${process.env.PROFILE}/${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile))
     profiler.disconnect()
   }
   const cpu = (used.user + used.system) / 1000 / n
-  console.log(`${name.padEnd(26)} ${cpu.toFixed(3)} ms CPU/request, ${((performance.now() - started) / n).toFixed(3)} ms wall/request`)
+  const perRequest = (before: number, after: number): string => ((after - before) / n).toFixed(3)
+  const shares = servers === null || serversAfter === null
+    ? ''
+    : `; PostgreSQL ${perRequest(servers.postgresMs, serversAfter.postgresMs)} ms, Redis ${perRequest(servers.redisMs, serversAfter.redisMs)} ms of their CPU/request`
+  console.log(`${name.padEnd(26)} ${cpu.toFixed(3)} ms CPU/request, ${((performance.now() - started) / n).toFixed(3)} ms wall/request${shares}`)
 }
 
 try {
@@ -90,6 +102,23 @@ try {
   await measure('wc-ajax add_to_cart (new)', async (count) => Array.from({ length: count }, () => ({
     method: 'POST', url: '/?wc-ajax=add_to_cart', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'product_id=101&quantity=1'
   })))
+  if (databaseUrl) {
+    // The floor sends what the app answered to a remove-items, as the bench's bare+tx does.
+    const key = `t_${(seeded++).toString(16).padStart(30, '0')}`
+    await storage.updateCart(key, () => ({ data: model!.data, result: null }))
+    const answer = await app.inject({ method: 'POST', url: '/wp-json/svc/v1/cart/remove-items', headers: { 'cart-token': signer.sign(key), 'content-type': 'application/json' }, payload: { keys: [lineKey] } })
+    const floor = await openTransactionFloor({ connectionString: databaseUrl, schema, poolSize: DEFAULT_POOL_SIZE, transactionCarts: warmup + n })
+    const bare = Fastify()
+    try {
+      bare.post('/floor', floor.handler({
+        name: 'floor', method: 'POST', path: '/floor', statusCode: answer.statusCode, contentType: String(answer.headers['content-type']), body: answer.body
+      }))
+      await measure('bare+tx floor', async (count) => Array.from({ length: count }, () => ({ method: 'POST', url: '/floor' })), bare)
+    } finally {
+      await bare.close()
+      await floor.close()
+    }
+  }
 } finally {
   await app.close()
   await storage.close().catch(() => {})
