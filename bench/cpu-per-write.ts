@@ -56,28 +56,29 @@ async function measure (name: string, requests: (count: number) => Promise<Reque
   }
   await run(await requests(warmup))
   const list = await requests(n)
+  // The servers' CPU is read outside the profiled window: the scan of /proc is not the app's work.
+  const serversBefore = serverCpu()
   const profiler = process.env.PROFILE === undefined ? null : new Session()
   if (profiler !== null) {
     profiler.connect()
     await profiler.post('Profiler.enable')
     await profiler.post('Profiler.start')
   }
-  const servers = serverCpu()
   const before = process.cpuUsage()
   const started = performance.now()
   await run(list)
   const used = process.cpuUsage(before)
-  const serversAfter = serverCpu()
   if (profiler !== null) {
     const { profile } = await profiler.post('Profiler.stop')
     await writeFile(`${process.env.PROFILE}/${name.replace(/\W+/g, '-')}.cpuprofile`, JSON.stringify(profile))
     profiler.disconnect()
   }
+  const serversAfter = serverCpu()
   const cpu = (used.user + used.system) / 1000 / n
-  const perRequest = (before: number, after: number): string => ((after - before) / n).toFixed(3)
-  const shares = servers === null || serversAfter === null
+  const perRequest = (from: number, to: number): string => ((to - from) / n).toFixed(3)
+  const shares = serversBefore === null || serversAfter === null
     ? ''
-    : `; PostgreSQL ${perRequest(servers.postgresMs, serversAfter.postgresMs)} ms, Redis ${perRequest(servers.redisMs, serversAfter.redisMs)} ms of their CPU/request`
+    : `; PostgreSQL ${perRequest(serversBefore.postgresMs, serversAfter.postgresMs)} ms, Redis ${perRequest(serversBefore.redisMs, serversAfter.redisMs)} ms of their CPU/request`
   console.log(`${name.padEnd(26)} ${cpu.toFixed(3)} ms CPU/request, ${((performance.now() - started) / n).toFixed(3)} ms wall/request${shares}`)
 }
 
