@@ -28,6 +28,31 @@ export async function fillCarts (sql: Sql, keep: string, size: number): Promise<
   return after.count
 }
 
+/**
+ * The sizes of the carts run in the order they are measured: ascending, then the smallest once more when there are
+ * several. Measured one after the other, the first size would run on a machine still busy with what came before it
+ * (the write scenarios' dirty pages, autovacuum) and the last on a calmer one; measuring the smallest at both ends
+ * shows that drift, and the largest is judged against both.
+ */
+export function cartsRunOrder (sizes: readonly number[]): number[] {
+  const ascending = [...new Set(sizes)].sort((a, b) => a - b)
+  return ascending.length < 2 ? ascending : [...ascending, ascending[0]!]
+}
+
+/**
+ * Before a carts-run measurement: the table's dirty pages written out (`CHECKPOINT`) and its statistics fresh, so that
+ * each size is measured with no flush of the previous step's writes under way. `CHECKPOINT` needs a superuser (or
+ * pg_checkpoint); without one the step is skipped and said so.
+ */
+export async function settleDatabase (sql: Sql, log: (line: string) => void): Promise<void> {
+  try {
+    await sql('CHECKPOINT')
+  } catch (error) {
+    log(`carts run: CHECKPOINT refused (${error instanceof Error ? error.message : String(error)}): measured without it`)
+  }
+  await sql('VACUUM ANALYZE svc_carts')
+}
+
 export interface RedisSnapshot {
   usedMemoryBytes: number
   /** Keys under the run's prefix. */

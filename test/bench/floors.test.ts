@@ -6,6 +6,7 @@
 import { test } from 'tap'
 import { floorOf, targetsFor } from '../../bench/floors.ts'
 import { goals } from '../../bench/goals.ts'
+import { cartsRunOrder } from '../../bench/scale.ts'
 import { markdownReport } from '../../bench/markdown.ts'
 import { svgChart } from '../../bench/chart.ts'
 import { ratios, type BenchReport, type PerTarget, type ScenarioResult, type TargetName, type TargetSummary } from '../../bench/report.ts'
@@ -149,4 +150,19 @@ test('results written before the floors (bare+pg, ratioToBarePg) still show bare
   t.match(text, '| svc-cart-3-lines | 3,000 | 10,000 | 0.300× | bare+pg | 5,000 | 0.600× | 10.00 |')
   t.match(text, /app, bare and bare\+pg alternating/)
   t.match(svgChart(report([old])), '>vs bare+pg</text>')
+})
+
+test('the carts run measures the smallest size before and after the largest, and judges the largest against both', async (t) => {
+  t.same(cartsRunOrder([1_000_000, 1000]), [1000, 1_000_000, 1000], 'ascending, then the smallest again')
+  t.same(cartsRunOrder([1000]), [1000], 'one size runs once')
+  t.same(cartsRunOrder([1000, 1000]), [1000], 'a size named twice runs once')
+  const at = (carts: number, app: number) => ({ carts, seedSeconds: 1, result: result('svc-cart-3-lines', app, 10, 10_000) })
+  const judged = (runs: ReturnType<typeof at>[]) => goals([], { carts: runs }).find((goal) => goal.goal.startsWith('1,000,000 carts'))!
+  // 1,000 carts at 0.30 and 0.40 of bare (mean 0.35): 0.38 is within 10 % of it, though 1.267× the first run alone.
+  const within = judged([at(1000, 3000), at(1_000_000, 3800), at(1000, 4000)])
+  t.equal(within.met, true, 'judged against the mean of both runs of the smallest size')
+  t.match(within.figure, /^1\.086× \(app\/bare 0\.380× vs 0\.300× and 0\.400×/, 'the figure names both runs')
+  t.match(within.goal, /measured before and after/, 'the goal says how the smallest size ran')
+  t.equal(judged([at(1000, 3000), at(1_000_000, 3800)]).met, false, 'one run of each: 1.267× is outside 10 %')
+  t.equal(judged([at(1000, 4000), at(1_000_000, 3000), at(1000, 4000)]).met, false, 'slower at the largest size by a quarter fails')
 })
