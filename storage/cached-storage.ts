@@ -1,8 +1,16 @@
+import type { CartData } from '../domain/types.ts'
 import { StorageUnavailableError } from './errors.ts'
-import type { CartSnapshot, CartViewCache, Storage, WriteVersions } from './types.ts'
+import type { CartRead, CartSnapshot, CartViewCache, StoredCart, Storage, WriteVersions } from './types.ts'
 
 /** The drawer's snapshot is the view named `svc`: the storage's own snapshot column backs it. */
 const SNAPSHOT_VIEW = 'svc'
+/**
+ * A guest cart's own data, kept beside its views by every write of it (no route renders a view of this name): a later
+ * `readCart` of the cart answers from it with no database round trip when this instance holds the cart's products at
+ * the catalog version the cache knows.
+ */
+const DATA_VIEW = '.data'
+const DATA_STAMP = 'data'
 /** Refuses every view of a cart until its cache entry expires (a cart deleted, or bound to a user). */
 const NO_VIEWS = Number.MAX_SAFE_INTEGER
 
@@ -56,6 +64,26 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
   }
   const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
     cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
+  const knownProducts = storage.knownProducts?.bind(storage)
+  /**
+   * The cart as its last write through a cache-backed storage left it, when every part of a `readCart` can be answered
+   * without the database: its data (a guest's, at the version the cache holds, which no write has begun beyond), its
+   * products as this instance holds them at the catalog version the cache knows, no coupons (their usage counts are
+   * read fresh), and the settings' version the cache knows. Null otherwise: the caller reads the database. A write given
+   * this read as `seen` lands only while the cart is still at its version, so a copy the cache holds too long costs a
+   * second run of the change under the lock, never a lost update.
+   */
+  const cachedRead = async (key: string): Promise<CartRead | null> => {
+    if (knownProducts === undefined) return null
+    const { view, versions } = await cache.read(key, DATA_VIEW).catch(() => ({ view: null, versions: null }))
+    if (view === null || versions === null) return null
+    const kept = parseKeptCart(view.body)
+    if (kept === null || kept.data.coupons.length > 0) return null
+    const known = knownProducts([...productIdsOf(kept.data)])
+    if (known === null || known.catalogVersion !== versions.catalogVersion) return null
+    const cart: StoredCart = { key, userId: null, data: kept.data, version: view.version, updatedAt: kept.updatedAt }
+    return { cart, products: known.products, coupons: new Map(), ...versions }
+  }
 
   const overrides: Partial<Storage> = {
     async getCartSnapshot (key) {
@@ -70,6 +98,10 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       const saved = await storage.saveCartSnapshot(key, version, stamp, snapshot)
       if (saved) await fill(key, SNAPSHOT_VIEW, snapshot, stamp, version, null)
       return saved
+    },
+
+    async readCart (key) {
+      return await cachedRead(key) ?? storage.readCart(key)
     },
 
     getCartView: cached,
@@ -88,10 +120,17 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
         if (outcome.data !== undefined && !newKey) await begin(() => cache.beginCartWrite(key, current.version + 1))
         return outcome
       }, updateOptions)
-      // A write that stored the new version's snapshot with its data: the cache gets it too.
+      // A write that stored the new version's snapshot with its data: the cache gets it too, and a guest's data with it
+      // (both sent in one tick: one round trip where the cache pipelines).
+      const fills: Array<Promise<unknown>> = []
       if (kept !== undefined && written.versions !== undefined) {
-        await fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, written.cart.version, written.versions)
+        fills.push(fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, written.cart.version, written.versions))
       }
+      if (written.versions !== undefined && written.cart.userId === null && knownProducts !== undefined) {
+        const body = JSON.stringify({ data: written.cart.data, updatedAt: written.cart.updatedAt })
+        fills.push(fill(key, DATA_VIEW, body, DATA_STAMP, written.cart.version, written.versions))
+      }
+      if (fills.length > 0) await Promise.all(fills)
       return written
     },
 
@@ -126,4 +165,25 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       return Object.hasOwn(overrides, property) || Reflect.has(target, property)
     }
   })
+}
+
+/** The product ids a cart's lines name (a line's product, and its variation when it has one). */
+function productIdsOf (data: CartData): Set<number> {
+  const ids = new Set<number>()
+  for (const line of data.lines) {
+    ids.add(line.productId)
+    if (line.variationId !== 0) ids.add(line.variationId)
+  }
+  return ids
+}
+
+/** The data view's body as the write stored it; null for anything else (never trusted blindly: it crossed Redis). */
+function parseKeptCart (body: string): { data: CartData, updatedAt: string } | null {
+  try {
+    const kept = JSON.parse(body) as { data?: CartData, updatedAt?: unknown }
+    if (typeof kept.updatedAt !== 'string' || kept.data === undefined || !Array.isArray(kept.data.lines) || !Array.isArray(kept.data.coupons)) return null
+    return { data: kept.data, updatedAt: kept.updatedAt }
+  } catch {
+    return null
+  }
 }
