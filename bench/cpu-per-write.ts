@@ -1,7 +1,8 @@
 /**
  * `tsx bench/cpu-per-write.ts`: the app's own CPU time per cart write (process.cpuUsage over `inject`ed requests),
  * beside `bench/cpu-per-request.ts`, which measures the reads. Two writes, as `npm run bench` sends them:
- * `POST svc/v1/cart/remove-items` removing the one line of a cart of its own (carts seeded by SQL, no snapshot), and
+ * `POST svc/v1/cart/remove-items` removing the one line of a cart of its own (cold: written straight into the database,
+ * as the bench's SQL-seeded pool; warm, with a view cache: written through it, so the write finds its cart there), and
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
  * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter and the cart view cache
  * (`VIEW_CACHE=off`: without it). `N` requests each
@@ -90,16 +91,21 @@ try {
   const model = await storage.getCart((JSON.parse(Buffer.from((added.headers['cart-token'] as string).split('.')[1]!, 'base64url').toString()) as { user_id: string }).user_id)
   const signer = createCartTokenSigner({ secrets: [secret] })
   let seeded = 0
-  await measure('remove-items', async (count) => {
+  // Cold: the carts written straight into the database, as the bench's SQL-seeded pool (the write reads its cart
+  // from PostgreSQL). Warm, with a view cache: written through it, as a cart whose last write was the app's (the
+  // write reads nothing from PostgreSQL before its one statement).
+  const removeItems = (through: typeof storage) => async (count: number) => {
     const tokens: string[] = []
     for (let i = 0; i < count; i++) {
       const key = `t_${(seeded++).toString(16).padStart(30, '0')}`
       // Through the storage, not SQL: the memory backend is measured too. One write each, version 1 and no snapshot.
-      await storage.updateCart(key, () => ({ data: model!.data, result: null }))
+      await through.updateCart(key, () => ({ data: model!.data, result: null }))
       tokens.push(signer.sign(key))
     }
-    return tokens.map((token) => ({ method: 'POST', url: '/wp-json/svc/v1/cart/remove-items', headers: { 'cart-token': token, 'content-type': 'application/json' }, payload: { keys: [lineKey] } }))
-  })
+    return tokens.map((token) => ({ method: 'POST' as const, url: '/wp-json/svc/v1/cart/remove-items', headers: { 'cart-token': token, 'content-type': 'application/json' }, payload: { keys: [lineKey] } }))
+  }
+  await measure('remove-items (cold)', removeItems(database))
+  if (storage !== database) await measure('remove-items (warm)', removeItems(storage))
   await measure('wc-ajax add_to_cart (new)', async (count) => Array.from({ length: count }, () => ({
     method: 'POST', url: '/?wc-ajax=add_to_cart', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'product_id=101&quantity=1'
   })))

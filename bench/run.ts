@@ -52,6 +52,8 @@ interface Prepared {
   perRequestHeaders?: (index: number) => Record<string, string>
   /** The app's next request number: each of its requests takes the next cart of the pool (0 was the recording). */
   cursor: { next: number }
+  /** `PreparedRequest.beforeMeasure`: measured on its own after the others, right after this. */
+  beforeMeasure?: () => Promise<void>
 }
 
 /** Bench-only: rate limits times this, so the load is not refused (the limiter still counts every request). */
@@ -173,7 +175,11 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     }
     checkpoint()
     const targets = targetsFor(scenario, floorStorage)
-    return { scenario, name, target, request, recorded, stableBody, targets, cursor: { next: 1 }, ...(extra.perRequestHeaders ? { perRequestHeaders: extra.perRequestHeaders } : {}) }
+    const { perRequestHeaders, beforeMeasure } = extra
+    const item: Prepared = { scenario, name, target, request, recorded, stableBody, targets, cursor: { next: 1 } }
+    if (perRequestHeaders) item.perRequestHeaders = perRequestHeaders
+    if (beforeMeasure) item.beforeMeasure = beforeMeasure
+    return item
   }
 
   const prepared: Prepared[] = []
@@ -303,7 +309,16 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     })
   }
 
-  const results = prepared.length > 0 ? await measure(prepared) : []
+  const together = prepared.filter((item) => item.beforeMeasure === undefined)
+  const results = together.length > 0 ? await measure(together) : []
+  for (const item of prepared) {
+    if (item.beforeMeasure === undefined) continue
+    log(`${item.name}: getting its carts ready through the app`)
+    const started = Date.now()
+    await item.beforeMeasure()
+    log(`${item.name}: ready in ${Math.round((Date.now() - started) / 100) / 10} s`)
+    results.push(...await measure([item]))
+  }
 
   const scale: ScaleReport = {}
   if (cartsItem !== null) {

@@ -28,7 +28,7 @@ test('each scenario runs against the floors its storage allows', async (t) => {
   for (const name of ['store-cart-1-line', 'store-cart-100-lines']) {
     t.same(targetsFor(scenario(name), everything), ['app', 'bare'], `${name}: no floor`)
   }
-  for (const name of ['remove-items', 'remove-items-limiter-off', 'wc-ajax-add-to-cart']) {
+  for (const name of ['remove-items', 'remove-items-limiter-off', 'remove-items-warm', 'wc-ajax-add-to-cart']) {
     t.same(targetsFor(scenario(name), everything), ['app', 'bare', 'bare+tx'], `${name}: bare+tx`)
     t.same(targetsFor(scenario(name), { postgres: false, redis: true }), ['app', 'bare'], `${name}: no bare+tx without PostgreSQL`)
   }
