@@ -121,7 +121,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
         return outcome
       }, updateOptions)
       // A write that stored the new version's snapshot with its data: the cache gets it too, and a guest's data with it
-      // (both sent in one tick: one round trip where the cache pipelines).
+      // (both sent side by side, not one after the other).
       const fills: Array<Promise<unknown>> = []
       if (kept !== undefined && written.versions !== undefined) {
         fills.push(fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, written.cart.version, written.versions))
