@@ -22,6 +22,16 @@ export function emptyCart (): CartData {
 }
 
 /** Trimmed and lower case, the form coupon codes are stored and compared in. */
+/** The products a cart's lines name: each line's product, and its variation when it has one. */
+export function cartProductIds (data: CartData): Set<number> {
+  const ids = new Set<number>()
+  for (const line of data.lines) {
+    ids.add(line.productId)
+    if (line.variationId) ids.add(line.variationId)
+  }
+  return ids
+}
+
 export function normaliseCouponCode (code: string): string {
   return code.trim().toLowerCase()
 }

@@ -1,3 +1,4 @@
+import { cartProductIds } from '../domain/cart.ts'
 import type { CartData } from '../domain/types.ts'
 import { StorageUnavailableError } from './errors.ts'
 import type { CartRead, CartSnapshot, CartViewCache, StoredCart, Storage, WriteVersions } from './types.ts'
@@ -79,7 +80,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
     if (view === null || versions === null) return null
     const kept = parseKeptCart(view.body)
     if (kept === null || kept.data.coupons.length > 0) return null
-    const known = knownProducts([...productIdsOf(kept.data)])
+    const known = knownProducts([...cartProductIds(kept.data)])
     if (known === null || known.catalogVersion !== versions.catalogVersion) return null
     const cart: StoredCart = { key, userId: null, data: kept.data, version: view.version, updatedAt: kept.updatedAt }
     return { cart, products: known.products, coupons: new Map(), ...versions }
@@ -165,16 +166,6 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       return Object.hasOwn(overrides, property) || Reflect.has(target, property)
     }
   })
-}
-
-/** The product ids a cart's lines name (a line's product, and its variation when it has one). */
-function productIdsOf (data: CartData): Set<number> {
-  const ids = new Set<number>()
-  for (const line of data.lines) {
-    ids.add(line.productId)
-    if (line.variationId !== 0) ids.add(line.variationId)
-  }
-  return ids
 }
 
 /** The data view's body as the write stored it; null for anything else (never trusted blindly: it crossed Redis). */

@@ -1,4 +1,4 @@
-import type { CartData, Product } from '../../domain/types.ts'
+import type { Product } from '../../domain/types.ts'
 
 /** What a cart read tells the database it already holds, and those products, held for the read's duration. */
 export interface ProductHint {
@@ -10,16 +10,6 @@ export interface ProductHint {
 
 /** Nothing held: the database sends every product. */
 export const NO_PRODUCT_HINT: ProductHint = { version: -1, ids: [], held: new Map() }
-
-/** The product ids a cart's lines need, as `readCart`'s statement takes them from the cart's JSON. */
-export function cartProductIds (data: CartData): Set<number> {
-  const ids = new Set<number>()
-  for (const line of data.lines) {
-    ids.add(line.productId)
-    ids.add(line.variationId)
-  }
-  return ids
-}
 
 function deepFreeze<T> (value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {

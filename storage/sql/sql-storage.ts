@@ -1,5 +1,6 @@
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
+import { cartProductIds } from '../../domain/cart.ts'
 import { OrderConflictError, StaleReadError } from '../errors.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
@@ -8,7 +9,7 @@ import type {
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'
-import { cartProductIds, NO_PRODUCT_HINT, ProductCache } from './product-cache.ts'
+import { NO_PRODUCT_HINT, ProductCache } from './product-cache.ts'
 import { ScopedContext } from '../../lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, orderPaging } from '../rules.ts'

@@ -40,6 +40,13 @@ async function setUp (t: Parameters<typeof build>[0]) {
   return { app, database, storage, reads: counting.reads }
 }
 
+/** A guest whose cart holds one of each product, and the drawer's state of it. */
+async function guestWith (app: Awaited<ReturnType<typeof build>>, ...ids: number[]): Promise<{ shopper: Shopper, cart: Json }> {
+  const shopper = await Shopper.guest(app)
+  for (const id of ids) await shopper.add(id)
+  return { shopper, cart: await shopper.drawerCart() }
+}
+
 const lineOf = (cart: Json, sku: string): Json => cart.cartItems.find((item: Json) => item.sku === sku)
 
 t.test('a write of a cart its last write left in the cache reads nothing from the database', async (t) => {
@@ -64,10 +71,7 @@ t.test('a write of a cart its last write left in the cache reads nothing from th
 
 t.test('a copy older than the stored cart costs a second run of the change, never a lost update', async (t) => {
   const { app, database, reads } = await setUp(t)
-  const shopper = await Shopper.guest(app)
-  await shopper.add(101)
-  await shopper.add(103)
-  const cart = await shopper.drawerCart()
+  const { shopper, cart } = await guestWith(app, 101, 103)
   // Another program writes the cart behind the cache's back: the cache still holds the version before it.
   const key = cartKeyOf(shopper.token)
   await database.updateCart(key, (current) => ({
@@ -84,11 +88,7 @@ t.test('a copy older than the stored cart costs a second run of the change, neve
 
 t.test('a cart with a coupon, or after a catalog change, is read from the database', async (t) => {
   const { app, storage, reads } = await setUp(t)
-  const shopper = await Shopper.guest(app)
-  await shopper.add(101)
-  await shopper.add(103)
-
-  const cart = await shopper.drawerCart()
+  const { shopper, cart } = await guestWith(app, 101, 103)
   // The catalog moves through the app: the cache knows the new version, this instance holds the products of the old.
   const [cap] = [...(await storage.getProducts([103])).values()]
   await storage.upsertProducts([{ ...cap!, regularPrice: cap!.regularPrice! + 1000, name: 'Cap, dearer' }])

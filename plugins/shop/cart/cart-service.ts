@@ -1,4 +1,4 @@
-import { addToCart, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
+import { addToCart, cartProductIds, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
 import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
 import { variationChoice } from '../../../domain/variations.ts'
@@ -21,15 +21,6 @@ const GUEST: Viewer = { canReadPrivate: false, userId: null }
 
 function isGuest (viewer: Viewer): boolean {
   return (viewer.userId ?? null) === null && !viewer.canReadPrivate
-}
-
-function productIds (data: CartData): Set<number> {
-  const ids = new Set<number>()
-  for (const line of data.lines) {
-    ids.add(line.productId)
-    if (line.variationId) ids.add(line.variationId)
-  }
-  return ids
 }
 
 /**
@@ -195,7 +186,7 @@ export class CartService {
   priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
     const data = read.cart?.data ?? EMPTY
     return {
-      ...this.#priced(key, read.cart, read.products, read.coupons, productIds(data), viewer),
+      ...this.#priced(key, read.cart, read.products, read.coupons, cartProductIds(data), viewer),
       settingsVersion: read.settingsVersion,
       catalogVersion: read.catalogVersion
     }
@@ -338,7 +329,7 @@ export class CartService {
       // The minimum spend is checked against the cart as it is under the write lock, not a copy read before it: a
       // removal that lands first leaves a subtotal the coupon must be held against (these reads join the write's
       // transaction).
-      const ids = productIds(data)
+      const ids = cartProductIds(data)
       const [products, applied] = await Promise.all([this.#storage.getProducts([...ids]), this.#storage.getCoupons(data.coupons)])
       const subtotal = priceCart(data, products, applied, this.#config, this.#now(), viewer).totals.totalItems
       return unwrap(applyCoupon(data, coupon, {
@@ -422,7 +413,7 @@ export class CartService {
    */
   async #dropInvalidCoupons (data: CartData, viewer: Viewer): Promise<{ data: CartData, removed: Array<{ reason: DomainReason, message: string }> }> {
     if (data.coupons.length === 0) return { data, removed: [] }
-    const [products, coupons] = await Promise.all([this.#storage.getProducts([...productIds(data)]), this.#storage.getCoupons(data.coupons)])
+    const [products, coupons] = await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
     const now = this.#now()
     const subtotal = priceCart({ ...data, coupons: [] }, products, new Map(), this.#config, now, viewer).totals.totalItems
     const removed: Array<{ reason: DomainReason, message: string }> = []
@@ -445,7 +436,7 @@ export class CartService {
     if (rewards === undefined || evaluator === null) {
       return data.lines.some((line) => line.rewardId !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
     }
-    const [products, coupons] = await Promise.all([this.#storage.getProducts([...productIds(data)]), this.#storage.getCoupons(data.coupons)])
+    const [products, coupons] = await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
     const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator)
     const wanted = outcome.gifts.filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
     const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)
@@ -514,7 +505,7 @@ export class CartService {
     current: StoredCart, data: CartData, read: CartRead, known: readonly Product[], viewer: Viewer,
     notices: ReadonlyArray<{ reason: DomainReason, message: string }>
   ): Promise<{ state: CartState, snapshot?: { stamp: string, snapshot: string } }> {
-    const ids = productIds(data)
+    const ids = cartProductIds(data)
     const products = new Map(read.products)
     for (const product of known) products.set(product.id, product)
     const missing = [...ids].filter((id) => !products.has(id))
@@ -561,7 +552,7 @@ export class CartService {
   async price (key: string, stored: StoredCart | null, viewer: Viewer = GUEST): Promise<CartState> {
     await this.prepareRewards()
     const data = stored?.data ?? EMPTY
-    const ids = productIds(data)
+    const ids = cartProductIds(data)
     const [products, coupons] = await Promise.all([
       this.#storage.getProducts([...ids]),
       this.#storage.getCoupons(data.coupons)
