@@ -31,19 +31,27 @@ function deepFreeze<T> (value: T): T {
 export class ProductCache {
   readonly #maxProducts: number
   readonly #maxCarts: number
+  readonly #maxRecent: number
   #version = -1
   readonly #products = new Map<number, Product>()
   readonly #carts = new Map<string, number[]>()
+  /** The products cart reads needed most recently (oldest first), offered for a cart this instance has not read. */
+  readonly #recent = new Set<number>()
 
-  constructor ({ maxProducts = 5000, maxCarts = 10_000 }: { maxProducts?: number, maxCarts?: number } = {}) {
+  constructor ({ maxProducts = 5000, maxCarts = 10_000, maxRecent = 64 }: { maxProducts?: number, maxCarts?: number, maxRecent?: number } = {}) {
     this.#maxProducts = maxProducts
     this.#maxCarts = maxCarts
+    this.#maxRecent = maxRecent
   }
 
-  /** The products the cart's last read needed that the cache still holds at its version. */
+  /**
+   * The products the cart's last read needed that the cache still holds at its version; for a cart this instance has
+   * not read (a shopper's first request here), the products other carts needed last: a shop's carts share their
+   * best sellers, so the database seldom has to send them again.
+   */
   hint (key: string): ProductHint {
-    const last = this.#carts.get(key)
-    if (last === undefined || this.#version < 0) return NO_PRODUCT_HINT
+    if (this.#version < 0) return NO_PRODUCT_HINT
+    const last = this.#carts.get(key) ?? this.#recent
     const held = new Map<number, Product>()
     for (const id of last) {
       const product = this.#products.get(id)
@@ -115,6 +123,11 @@ export class ProductCache {
       this.#products.set(id, kept)
     }
     this.#trim()
+    for (const id of needed) {
+      this.#recent.delete(id)
+      this.#recent.add(id)
+    }
+    while (this.#recent.size > this.#maxRecent) this.#recent.delete(this.#recent.keys().next().value!)
     this.#carts.delete(key)
     if (needed.size > 0) this.#carts.set(key, [...needed])
     while (this.#carts.size > this.#maxCarts) this.#carts.delete(this.#carts.keys().next().value!)

@@ -52,6 +52,13 @@ for (const backend of storageBackends()) {
     t.ok(Object.isFrozen(second.products.get(2)) && Object.isFrozen(second.products.get(2)!.images[0]), 'frozen, deeply: it serves many reads')
 
     sent.length = 0
+    await other.updateCart('d', () => ({ data: { lines: [line(2)], coupons: [] }, result: null }))
+    const fresh = await storage.readCart('d')
+    t.strictSame(sent, [null], 'a cart this instance never read: the products other carts needed are offered, none is sent')
+    t.equal(fresh.products.get(2), first.products.get(2), 'the held product is answered')
+    t.strictSame([...fresh.products.keys()], [2], 'only the products the cart has')
+
+    sent.length = 0
     await other.updateCart('c', () => ({ data: { lines: [line(1), line(2), line(3)], coupons: [] }, result: null }))
     const grown = await storage.readCart('c')
     t.strictSame(sent, [1], 'a line added elsewhere: only its product is sent')
@@ -99,6 +106,18 @@ test('ProductCache follows the newest catalog version and stays within its bound
   t.equal(cache.hint('a').version, 6, 'a read that saw an older version teaches nothing')
   t.strictSame(cache.hint('a').ids, [1])
   cache.complete('b', cache.hint('b'), 6, [product(3), product(4)], needs(3, 4))
-  t.strictSame(cache.hint('a').ids, [], 'carts beyond the bound are forgotten, oldest first')
-  t.strictSame(cache.hint('b').ids, [3, 4], 'products beyond the bound too')
+  t.strictSame(cache.hint('b').ids, [3, 4], 'products beyond the bound are forgotten, oldest first')
+  t.strictSame(cache.hint('a').ids, [3, 4], 'a cart beyond the bound is forgotten: it is offered what the last reads needed')
+})
+
+test('ProductCache offers a cart it has not read the products other carts needed last, within a bound', async (t) => {
+  const cache = new ProductCache({ maxProducts: 10, maxRecent: 2 })
+  const needs = (...ids: number[]) => new Set(ids)
+  cache.complete('a', cache.hint('a'), 5, [product(1), product(2), product(3)], needs(1, 2, 3))
+  t.strictSame(cache.hint('new').ids, [2, 3], 'the most recently needed, up to the bound')
+  cache.complete('b', cache.hint('b'), 5, [], needs(1))
+  t.strictSame(cache.hint('new').ids, [3, 1], 'a product needed again moves to the young end')
+  t.strictSame(cache.hint('a').ids, [1, 2, 3], 'a cart read before is offered its own products')
+  cache.complete('c', cache.hint('c'), 6, [product(4)], needs(4))
+  t.strictSame(cache.hint('new'), { version: 6, ids: [4], held: new Map([[4, product(4)]]) }, 'only products held at the current version')
 })
