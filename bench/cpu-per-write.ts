@@ -6,7 +6,7 @@
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
  * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter and the cart view cache
  * (`VIEW_CACHE=off`: without it). `N` requests each
- * (default 2000), 20 at a time. The figure includes the driver's work in this process; where `/proc` shows the local
+ * (default 2000), 20 at a time, after every case has run `N` times unmeasured. The figure includes the driver's work in this process; where `/proc` shows the local
  * PostgreSQL and Redis servers, their CPU per request is printed beside it (`server-cpu.ts`). With `DATABASE_URL`,
  * the bench's write floor is measured the same way after the app: a bare Fastify route running bare+tx's transaction
  * (`floor-tx.ts`), so the app's and the floor's CPU per write are compared within one run.
@@ -47,14 +47,26 @@ const warmup = 200
 
 type Request = InjectOptions
 
-async function measure (name: string, requests: (count: number) => Promise<Request[]>, target: FastifyInstance = app): Promise<void> {
-  const run = async (list: Request[]): Promise<void> => {
-    for (let i = 0; i < list.length; i += batch) {
-      const answers = await Promise.all(list.slice(i, i + batch).map((request) => target.inject(request)))
-      const failed = answers.find((answer) => answer.statusCode !== 200)
-      if (failed !== undefined) throw new Error(`${name}: ${failed.statusCode} ${failed.body.slice(0, 200)}`)
-    }
+type Case = readonly [name: string, requests: (count: number) => Promise<Request[]>]
+
+async function send (name: string, list: Request[], target: FastifyInstance): Promise<void> {
+  for (let i = 0; i < list.length; i += batch) {
+    const answers = await Promise.all(list.slice(i, i + batch).map((request) => target.inject(request)))
+    const failed = answers.find((answer) => answer.statusCode !== 200)
+    if (failed !== undefined) throw new Error(`${name}: ${failed.statusCode} ${failed.body.slice(0, 200)}`)
   }
+}
+
+/**
+ * Every case run `n` times before any is measured: the first case measured would otherwise pay for the compiling of
+ * the code all of them share (V8's compiler threads count in `process.cpuUsage`).
+ */
+async function warmUp (cases: readonly Case[]): Promise<void> {
+  for (const [name, requests] of cases) await send(name, await requests(n), app)
+}
+
+async function measure (name: string, requests: (count: number) => Promise<Request[]>, target: FastifyInstance = app): Promise<void> {
+  const run = (list: Request[]): Promise<void> => send(name, list, target)
   await run(await requests(warmup))
   const list = await requests(n)
   // The servers' CPU is read outside the profiled window: the scan of /proc is not the app's work.
@@ -104,11 +116,15 @@ try {
     }
     return tokens.map((token) => ({ method: 'POST' as const, url: '/wp-json/svc/v1/cart/remove-items', headers: { 'cart-token': token, 'content-type': 'application/json' }, payload: { keys: [lineKey] } }))
   }
-  await measure('remove-items (cold)', removeItems(database))
-  if (storage !== database) await measure('remove-items (warm)', removeItems(storage))
-  await measure('wc-ajax add_to_cart (new)', async (count) => Array.from({ length: count }, () => ({
-    method: 'POST', url: '/?wc-ajax=add_to_cart', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'product_id=101&quantity=1'
-  })))
+  const cases: Case[] = [
+    ['remove-items (cold)', removeItems(database)],
+    ...(storage === database ? [] : [['remove-items (warm)', removeItems(storage)] as const]),
+    ['wc-ajax add_to_cart (new)', async (count) => Array.from({ length: count }, () => ({
+      method: 'POST' as const, url: '/?wc-ajax=add_to_cart', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'product_id=101&quantity=1'
+    }))]
+  ]
+  await warmUp(cases)
+  for (const [name, requests] of cases) await measure(name, requests)
   if (databaseUrl) {
     // The floor sends what the app answered to a remove-items, as the bench's bare+tx does.
     const key = `t_${(seeded++).toString(16).padStart(30, '0')}`
