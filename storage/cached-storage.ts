@@ -66,6 +66,8 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
   const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
     cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
   const knownProducts = storage.knownProducts?.bind(storage)
+  /** Carts `cachedRead` answered: a change refused on one of them is tried again on the stored cart. */
+  const fromCache = new WeakSet<StoredCart>()
   /**
    * The cart as its last write through a cache-backed storage left it, when every part of a `readCart` can be answered
    * without the database: its data (a guest's, at the version the cache holds, which no write has begun beyond), its
@@ -83,6 +85,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
     const known = knownProducts([...cartProductIds(kept.data)])
     if (known === null || known.catalogVersion !== versions.catalogVersion) return null
     const cart: StoredCart = { key, userId: null, data: kept.data, version: view.version, updatedAt: kept.updatedAt }
+    fromCache.add(cart)
     return { cart, products: known.products, coupons: new Map(), ...versions }
   }
 
@@ -115,12 +118,30 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       let kept: { stamp: string, snapshot: string } | undefined
       // A key made for this write (`newCartAt`) was never given out: no one can hold a view of it to drop.
       const newKey = updateOptions?.newCartAt !== undefined && updateOptions.seen === null
-      const written = await storage.updateCart(key, async (current) => {
-        const outcome = await update(current)
+      let refused = false
+      const change = async (current: StoredCart) => {
+        let outcome
+        try {
+          outcome = await update(current)
+        } catch (error) {
+          refused = true
+          throw error
+        }
         kept = outcome.snapshot
         if (outcome.data !== undefined && !newKey) await begin(() => cache.beginCartWrite(key, current.version + 1))
         return outcome
-      }, updateOptions)
+      }
+      const seen = updateOptions?.seen
+      let written
+      try {
+        written = await storage.updateCart(key, change, updateOptions)
+      } catch (error) {
+        // A change refused on the cache's copy (a line it does not know, say) may be the copy's fault: a program that
+        // wrote the cart behind the cache. It runs again on the stored cart, under its lock, and its answer stands.
+        if (!refused || seen === undefined || seen === null || !fromCache.has(seen)) throw error
+        const { seen: _stale, ...locked } = updateOptions ?? {}
+        written = await storage.updateCart(key, change, locked)
+      }
       // A write that stored the new version's snapshot with its data: the cache gets it too, and a guest's data with it
       // (both sent side by side, not one after the other).
       const fills: Array<Promise<unknown>> = []

@@ -86,6 +86,26 @@ t.test('a copy older than the stored cart costs a second run of the change, neve
   t.ok(reads() > 0, 'the change ran again from the database')
 })
 
+t.test('a change refused on a stale copy is tried again on the stored cart', async (t) => {
+  const { app, database } = await setUp(t)
+  const { shopper } = await guestWith(app, 101)
+  // Another program adds a line behind the cache's back: the cache's copy does not have it.
+  const key = cartKeyOf(shopper.token)
+  const added = 'f'.repeat(32)
+  await database.updateCart(key, (current) => ({
+    data: { ...current.data, lines: [...current.data.lines, { ...current.data.lines[0]!, key: added, productId: 103, quantity: 2 }] },
+    result: null
+  }))
+
+  const written = await shopper.ok('POST', 'cart/remove-items', { keys: [added] })
+  t.same(written.cartItems.map((item: Json) => item.sku), ['SKU-101'], 'the line the copy did not know is removed')
+  t.same((await database.getCart(key))?.data.lines.map((line) => line.productId), [101], 'as stored')
+
+  const refused = await shopper.svc('POST', 'cart/remove-items', { keys: ['e'.repeat(32)] })
+  t.equal(refused.statusCode, 409, 'a key the stored cart does not have either is still refused')
+  t.same((await database.getCart(key))?.data.lines.map((line) => line.productId), [101], 'and nothing changed')
+})
+
 t.test('a cart with a coupon, or after a catalog change, is read from the database', async (t) => {
   const { app, storage, reads } = await setUp(t)
   const { shopper, cart } = await guestWith(app, 101, 103)
