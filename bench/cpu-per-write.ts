@@ -5,9 +5,9 @@
  * as the bench's SQL-seeded pool; warm, with a view cache: written through it, so the write finds its cart there), and
  * `POST /?wc-ajax=add_to_cart` without a cookie (a new cart each time). PGlite in memory by default; with
  * `DATABASE_URL` PostgreSQL (a throw-away schema), with `REDIS_URL` the Redis rate counter and the cart view cache
- * (`VIEW_CACHE=off`: without it). `N` requests each
- * (default 2000), 20 at a time, after every case has run `N` times unmeasured. The figure includes the driver's work in this process; where `/proc` shows the local
- * PostgreSQL and Redis servers, their CPU per request is printed beside it (`server-cpu.ts`). With `DATABASE_URL`,
+ * (`VIEW_CACHE=off`: without it). `N` requests each (default 2000), 20 at a time, after every case has run `N` times
+ * unmeasured. The figure includes the driver's work in this process; where `/proc` shows the local PostgreSQL and
+ * Redis servers, their CPU per request is printed beside it (`server-cpu.ts`). With `DATABASE_URL`,
  * the bench's write floor is measured the same way after the app: a bare Fastify route running bare+tx's transaction
  * (`floor-tx.ts`), so the app's and the floor's CPU per write are compared within one run.
  * `PROFILE=<dir>` also writes a CPU profile of each measured run (not of the set-up) to `<dir>/<case>.cpuprofile`.

@@ -21,7 +21,6 @@ export function emptyCart (): CartData {
   return { lines: [], coupons: [] }
 }
 
-/** Trimmed and lower case, the form coupon codes are stored and compared in. */
 /** The products a cart's lines name: each line's product, and its variation when it has one. */
 export function cartProductIds (data: CartData): Set<number> {
   const ids = new Set<number>()
@@ -32,6 +31,7 @@ export function cartProductIds (data: CartData): Set<number> {
   return ids
 }
 
+/** Trimmed and lower case, the form coupon codes are stored and compared in. */
 export function normaliseCouponCode (code: string): string {
   return code.trim().toLowerCase()
 }

@@ -138,7 +138,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       } catch (error) {
         // A change refused on the cache's copy (a line it does not know, say) may be the copy's fault: a program that
         // wrote the cart behind the cache. It runs again on the stored cart, under its lock, and its answer stands.
-        if (!refused || seen === undefined || seen === null || !fromCache.has(seen)) throw error
+        if (!refused || !seen || !fromCache.has(seen)) throw error
         const { seen: _stale, ...locked } = updateOptions ?? {}
         written = await storage.updateCart(key, change, locked)
       }
