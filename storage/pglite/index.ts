@@ -1,10 +1,10 @@
 import { migrate as runMigrations } from '../sql/migrations.ts'
 import { SqlStorage } from '../sql/sql-storage.ts'
-import { createPgliteClient } from './client.ts'
+import { createPgliteClient, type PgliteClientOptions } from './client.ts'
 
-export { createPgliteClient } from './client.ts'
+export { createPgliteClient, type PgliteClientOptions } from './client.ts'
 
-export interface PgliteStorageOptions {
+export interface PgliteStorageOptions extends PgliteClientOptions {
   /** A directory for the database files, or `memory://` for a database that lives in memory only. */
   dataDir: string
   /** Apply pending migrations before returning (default true). */
@@ -12,7 +12,7 @@ export interface PgliteStorageOptions {
 }
 
 export async function createPgliteStorage (options: PgliteStorageOptions): Promise<SqlStorage> {
-  const client = await createPgliteClient(options.dataDir)
+  const client = await createPgliteClient(options.dataDir, options.settings === undefined ? {} : { settings: options.settings })
   try {
     if (options.migrate ?? true) await runMigrations(client)
   } catch (error) {
