@@ -219,7 +219,9 @@ browserTest('the admin screens', async (t) => {
     await page.goto(shop.url + '/admin/cart-drawer/analytics')
     await page.waitForSelector('[data-role="chart"]')
     const opens = Number(await page.textContent('[data-total="drawer_open"] dd'))
-    t.ok(opens >= 4, `drawer opens counted (${opens}): this page's three and the earlier shopper's`)
+    // This page's three are stored before the 202 above. The earlier shopper's open is counted only if its 10-second
+    // flush came before its context closed (closing a context fires no pagehide), so it is not asserted.
+    t.ok(opens >= 3, `drawer opens counted (${opens}): at least this page's three`)
     const today = new Date().toISOString().slice(0, 10)
     const point = `[data-role="chart"] g[data-series="drawer_open"] circle[data-day="${today}"]`
     t.equal(Number(await page.getAttribute(point, 'data-value')), opens, 'today\'s point of the drawer-open line')
