@@ -12,7 +12,7 @@ export interface PgliteStorageOptions extends PgliteClientOptions {
 }
 
 export async function createPgliteStorage (options: PgliteStorageOptions): Promise<SqlStorage> {
-  const client = await createPgliteClient(options.dataDir, options.settings === undefined ? {} : { settings: options.settings })
+  const client = await createPgliteClient(options.dataDir, options)
   try {
     if (options.migrate ?? true) await runMigrations(client)
   } catch (error) {

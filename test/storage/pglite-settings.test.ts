@@ -24,6 +24,5 @@ test('the test databases run with the settings the helper gives, and answer as b
 
   const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
-  await storage.upsertProducts([])
   t.same(await storage.getProducts([1]), new Map(), 'a migrated storage answers')
 })
