@@ -155,6 +155,22 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
   return ok({ cart: withLines(cart, lines), key })
 }
 
+/**
+ * Puts back the lines of `keys` that `before` held and `cart` no longer does, each at its place in `before` (after the
+ * line that preceded it there, when that line is still in the cart; else where its index was): undoes a removal that
+ * should have been refused, keeping whatever else changed since.
+ */
+export function restoreLines (cart: CartData, before: CartData, keys: readonly string[]): CartData {
+  const restoring = new Set(keys)
+  const lines = cart.lines.map(copyLine)
+  before.lines.forEach((line, index) => {
+    if (!restoring.has(line.key) || lines.some((kept) => kept.key === line.key)) return
+    const previous = index === 0 ? -1 : lines.findIndex((kept) => kept.key === before.lines[index - 1]!.key)
+    lines.splice(previous >= 0 ? previous + 1 : Math.min(index, lines.length), 0, copyLine(line))
+  })
+  return withLines(cart, lines)
+}
+
 function copyLine (line: CartLine): CartLine {
   return { ...line, variation: { ...line.variation } }
 }

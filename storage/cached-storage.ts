@@ -1,7 +1,7 @@
 import { cartProductIds } from '../domain/cart.ts'
 import type { CartData } from '../domain/types.ts'
 import { StorageUnavailableError } from './errors.ts'
-import type { CartRead, CartSnapshot, CartViewCache, StoredCart, Storage, WriteVersions } from './types.ts'
+import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, WriteVersions } from './types.ts'
 
 /** The drawer's snapshot is the view named `svc`: the storage's own snapshot column backs it. */
 const SNAPSHOT_VIEW = 'svc'
@@ -155,6 +155,40 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       if (fills.length > 0) await Promise.all(fills)
       return written
     },
+
+    // The cart's version is known only once the statement has run: the write is pending in the cache before it (every
+    // view refused), and after it the views below the written version are refused for good. The snapshot `finish`
+    // makes is kept in the cache only (the database's was dropped by the write: a read without the cache prices).
+    ...(storage.removeCartLines === undefined
+      ? {}
+      : {
+        async removeCartLines (key, itemKeys, finish) {
+          await begin(() => cache.beginPendingCartWrite(key))
+          let written: RemovedCartLines | undefined
+          let kept: { stamp: string, snapshot: string } | undefined
+          let outcome
+          try {
+            outcome = await storage.removeCartLines!(key, itemKeys, async (removed) => {
+              written = removed
+              const { result, snapshot } = await finish(removed)
+              kept = snapshot
+              return { result }
+            })
+          } finally {
+            // Not ended (the cache unreachable): the cart's views stay refused until its entry expires.
+            await cache.endPendingCartWrite(key, written?.cart.version ?? 0).catch(failed)
+          }
+          if (written !== undefined) {
+            const { cart, versions } = written
+            const body = JSON.stringify({ data: cart.data, updatedAt: cart.updatedAt })
+            await Promise.all([
+              kept === undefined ? undefined : fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, cart.version, versions),
+              knownProducts === undefined ? undefined : fill(key, DATA_VIEW, body, DATA_STAMP, cart.version, versions)
+            ])
+          }
+          return outcome
+        }
+      } satisfies Partial<Storage>),
 
     async setCartUser (key, userId) {
       await begin(() => cache.beginCartWrite(key, NO_VIEWS))

@@ -156,6 +156,19 @@ export interface CartUpdate<T> {
   snapshot?: { stamp: string, snapshot: string }
 }
 
+/** What `removeCartLines` wrote: the cart before and after, and the versions its statement saw. */
+export interface RemovedCartLines {
+  before: StoredCart
+  cart: StoredCart
+  versions: WriteVersions
+}
+
+/** What `removeCartLines`' `finish` answers: the caller's result, and the written version's snapshot if it made one. */
+export interface RemovalFinish<T> {
+  result: T
+  snapshot?: { stamp: string, snapshot: string }
+}
+
 /** `updateCart`'s options. */
 export interface CartUpdateOptions {
   /**
@@ -267,6 +280,15 @@ export interface CartViewCache extends Lifecycle {
   /** Makes the versions known when the cache knows none (never lowers versions a write published). */
   seedVersions (versions: WriteVersions): Promise<void>
   beginCartWrite (key: string, nextVersion: number): Promise<void>
+  /**
+   * A cart write whose version is known only after it commits (`Storage.removeCartLines`): `beginPendingCartWrite`
+   * runs before it and drops the cart's views; until the matching `endPendingCartWrite(key, writtenVersion)`, no view
+   * of the cart is answered or stored. The end also refuses every view below the written version, as
+   * `beginCartWrite` does (`writtenVersion` 0: nothing was written). A pending write never ended (a crashed instance)
+   * keeps the cart's views refused until its entry expires: reads then go to the database.
+   */
+  beginPendingCartWrite (key: string): Promise<void>
+  endPendingCartWrite (key: string, writtenVersion: number): Promise<void>
   beginVersionsWrite (): Promise<void>
   endVersionsWrite (versions: WriteVersions): Promise<void>
 }
@@ -324,6 +346,15 @@ export interface CartStore {
    * twice, and only the outcome of the run that was stored (or, storing nothing, the last) is answered.
    */
   updateCart<T> (key: string, update: (current: StoredCart) => CartUpdate<T> | Promise<CartUpdate<T>>, options?: CartUpdateOptions): Promise<{ cart: StoredCart, result: T, versions?: WriteVersions }>
+  /**
+   * Optional: removes the lines of `itemKeys` from a guest's cart in one statement, without a read before it. It
+   * stores only when the cart is stored, bound to no user, has no coupon and no reward line, and holds every key;
+   * otherwise it changes nothing and answers null (the caller then changes the cart the usual way). The new version's
+   * data is the old data with those lines gone, and its snapshot is dropped. `finish` runs after the write, outside
+   * its lock, with the cart before and after; the `snapshot` it answers is kept for the version written (a storage
+   * with a view cache may keep it there only). Answers `finish`'s result.
+   */
+  removeCartLines? <T>(key: string, itemKeys: readonly string[], finish: (removed: RemovedCartLines) => Promise<RemovalFinish<T>>): Promise<{ result: T } | null>
   /** Binds a cart to a user (or unbinds with null); a cart that is not stored stays so. */
   setCartUser (key: string, userId: number | null): Promise<void>
   /** The most recently written or bound cart of the user, if any. */

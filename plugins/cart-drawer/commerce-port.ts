@@ -6,8 +6,8 @@ import type { RewardEvaluator } from '../../domain/totals.ts'
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, twenty-six
- * operations (five of them optional) and a filter interface:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, thirty
+ * operations (eight of them optional) and a filter interface:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
@@ -143,6 +143,12 @@ export interface CartsPort {
    * request read it (`read`), which the change may start from instead of reading the cart again.
    */
   removeItems (key: string, itemKeys: readonly string[], viewer?: Viewer, read?: CartReading): Promise<CartState>
+  /**
+   * Optional: `removeItems` for a guest's request whose cart the drawer did not read first (its `remove-items` then
+   * skips the read it makes for access). The shop itself must refuse a cart bound to a user, with `RestError`
+   * `svc_invalid_cart_token`, as the drawer's access does; everything else is `removeItems`' contract.
+   */
+  removeItemsUnread? (key: string, itemKeys: readonly string[], viewer: Viewer): Promise<CartState>
   applyCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
   removeCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
   /** A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction. */

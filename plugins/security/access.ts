@@ -27,9 +27,12 @@ async function login (request: FastifyRequest, shop: CommercePort, unavailable: 
  * also send a valid `X-WP-Nonce`, a guest must not send one; the token of a cart bound to a user is refused
  * (`svc_invalid_cart_token`) unless that user is logged in. Admin: logged in (401), a valid nonce and `manage_shop`
  * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current;
- * `cachedView`: likewise the shop's kept view of that name.
+ * `cachedView`: likewise the shop's kept view of that name; `guestWithoutRead`: a guest's cart is not read (the route's
+ * change checks its owner).
  */
-export async function resolveAccess (request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null): Promise<SvcRequestContext> {
+export async function resolveAccess (
+  request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null, guestWithoutRead = false
+): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')
 
@@ -52,6 +55,9 @@ export async function resolveAccess (request: FastifyRequest, shop: CommercePort
   if (authenticated !== null && (nonce === undefined || !shop.verifyNonce(nonce, authenticated))) {
     throw restError('svc_invalid_nonce')
   }
+
+  // The route's change refuses a cart bound to a user itself: a guest's request needs no read here.
+  if (authenticated === null && guestWithoutRead) return { group: 'guest', cartKey, cartRead: null, snapshot: null, user: null, cartUnread: true }
 
   try {
     // A route that sends the drawer's state as stored reads the snapshot first (guests only: it is a guest's view);

@@ -19,6 +19,12 @@ export interface SvcRequestContext {
    */
   snapshot: string | null
   user: DrawerUser | null
+  /**
+   * A guest's request on a route that asked for no read (`guestWithoutRead`): the Cart-Token and the nonce rules were
+   * checked, the cart was not read (`cartRead` and `snapshot` are null), so whether it is bound to a user is left to
+   * the route's change.
+   */
+  cartUnread?: boolean
 }
 
 declare module 'fastify' {

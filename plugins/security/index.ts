@@ -123,9 +123,10 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     const tokenCart = spec.rateLimit !== null && spec.access === 'cart' ? cartKeyOfHeader(request) : null
     const early = tokenCart === null ? null : count(request, route, spec.rateLimit!, `cart:${tokenCart}`)
     early?.catch(() => {})
-    request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true, rules?.cachedView?.(request) ?? null)
+    request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true, rules?.cachedView?.(request) ?? null,
+      rules?.guestWithoutRead === true)
     if (spec.rateLimit !== null) answerLimit(reply, await (early ?? count(request, route, spec.rateLimit, visitorOf(request.svc))))
-    if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false) await countCartStart(request, reply)
+    if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false && request.svc.cartUnread !== true) await countCartStart(request, reply)
   })
 
   /**

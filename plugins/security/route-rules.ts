@@ -33,6 +33,11 @@ export interface SvcRouteRules {
    * counts against the shop's limit on new carts (`CommercePort.countCartStart`).
    */
   changesCart?: boolean
+  /**
+   * A guest's request is let through without the cart read access makes (`SvcRequestContext.cartUnread`): the route's
+   * change itself refuses a cart bound to a user. Such a write starts no cart, so none is counted.
+   */
+  guestWithoutRead?: boolean
 }
 
 /** A registered `svc/v1` route with its rules, as the security plugin collected it. */

@@ -4,6 +4,8 @@ import { DrawerCartStateSchema } from '../../schemas/drawer-cart.ts'
 import { ErrorBody } from '../../schemas/error.ts'
 import { CartConflictBody, cartErrors, CouponCodeBody, RemoveItemsBody } from '../../schemas/svc-free.ts'
 import { BODY_LIMITS, perMinute } from '../security/index.ts'
+import { restError } from '../../errors/index.ts'
+import { isStorageUnavailable } from '../../storage/errors.ts'
 import { sendJson } from './send-json.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 
@@ -28,8 +30,10 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
     return made === null ? drawerCart.state(state) : sendJson(reply, made)
   })
 
+  // A shop that removes lines without a read first (`removeItemsUnread`) gets a guest's request without one.
+  const removeUnread = shop.carts.removeItemsUnread?.bind(shop.carts)
   app.post('/cart/remove-items', {
-    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(30) } },
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(30), guestWithoutRead: removeUnread !== undefined } },
     schema: {
       tags,
       operationId: 'svcRemoveCartItems',
@@ -39,6 +43,13 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
       response: { 200: DrawerCartStateSchema, 409: CartConflictBody, ...cartErrors }
     }
   }, async (request, reply) => {
+    if (request.svc?.cartUnread === true && removeUnread !== undefined) {
+      // The write is this request's first storage call: an outage means its cart session could not be started, as
+      // access answers it when it reads the cart.
+      return changeCart(fastify, request, reply, () => removeUnread(cartKeyOf(request), request.body.keys, viewerOf(request)).catch((error: unknown) => {
+        throw isStorageUnavailable(error) ? restError('svc_cart_session_unavailable') : error
+      }))
+    }
     // The cart the security plugin read: the change starts from it (and is stored only if the cart is still as read).
     return changeCart(fastify, request, reply, () => shop.carts.removeItems(cartKeyOf(request), request.body.keys, viewerOf(request), request.svc?.cartRead ?? undefined))
   })

@@ -7,8 +7,8 @@ import { productSelection } from './product-match.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, lastById, normaliseKey, orderPaging, productPaging } from '../rules.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
-  OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User,
-  WriteVersions
+  OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, ProductPage, ProductQuery, RemovalFinish, RemovedCartLines, Session, Storage,
+  StoredCart, StoredSettings, User, WriteVersions
 } from '../types.ts'
 
 export interface MemoryStorageOptions {
@@ -351,6 +351,32 @@ export class MemoryStorage implements Storage {
       if (error instanceof Discard) return error.outcome as { cart: StoredCart, result: T }
       throw error
     }
+  }
+
+  async removeCartLines<T> (key: string, itemKeys: readonly string[], finish: (removed: RemovedCartLines) => Promise<RemovalFinish<T>>): Promise<{ result: T } | null> {
+    if (this.#inTransaction) return null
+    const removing = new Set(itemKeys)
+    const removed = await this.#cartWrite(key, (): RemovedCartLines | null => {
+      const record = this.#carts.get(key)
+      if (record === undefined || record.userId !== null || record.data.coupons.length > 0 || removing.size === 0) return null
+      if (record.data.lines.some((line) => line.rewardId !== undefined)) return null
+      if (record.data.lines.filter((line) => removing.has(line.key)).length !== removing.size) return null
+      const written: CartRecord = {
+        ...record,
+        data: copy({ ...record.data, lines: record.data.lines.filter((line) => !removing.has(line.key)) }),
+        version: record.version + 1,
+        updatedAt: this.#iso(),
+        touch: ++this.#touch,
+        snapshot: null,
+        stamp: null
+      }
+      this.#assign(this.#carts, key, written)
+      return { before: this.#storedCart(record), cart: this.#storedCart(written), versions: this.#versions() }
+    })
+    if (removed === null) return null
+    const { result, snapshot } = await finish(removed)
+    if (snapshot !== undefined) await this.saveCartSnapshot(key, removed.cart.version, snapshot.stamp, snapshot.snapshot)
+    return { result }
   }
 
   async setCartUser (key: string, userId: number | null): Promise<void> {

@@ -10,6 +10,8 @@ export interface MemoryViewCacheOptions {
 interface Entry {
   /** No view of a version below this one is answered or stored. */
   minVersion: number
+  /** Writes begun whose version is not known yet (`beginPendingCartWrite`): while above 0, no view is answered or stored. */
+  pending: number
   views: Map<string, CachedCartView>
 }
 
@@ -48,7 +50,7 @@ export function createMemoryViewCache ({ maxCarts = 10_000, maxBytes = 32 * 1024
       const entry = carts.get(key)
       const cached = entry?.views.get(view) ?? null
       return {
-        view: cached !== null && entry !== undefined && cached.version >= entry.minVersion ? cached : null,
+        view: cached !== null && entry !== undefined && entry.pending === 0 && cached.version >= entry.minVersion ? cached : null,
         versions: versionWrites > 0 ? null : versions
       }
     },
@@ -56,13 +58,13 @@ export function createMemoryViewCache ({ maxCarts = 10_000, maxBytes = 32 * 1024
     async fill (key, view, cached, seen) {
       if (seen !== undefined) versions = versions === null ? { ...seen } : maxVersions(versions, seen)
       const entry = carts.get(key)
-      if (entry !== undefined && cached.version < entry.minVersion) return
+      if (entry !== undefined && (entry.pending > 0 || cached.version < entry.minVersion)) return
       const current = entry?.views.get(view)
       if (current !== undefined && current.version > cached.version) return
       // A new entry object each time, so that `keep` counts the old one's size and the new one's.
       const views = new Map(entry?.views)
       views.set(view, cached)
-      keep(key, { minVersion: entry?.minVersion ?? 0, views })
+      keep(key, { minVersion: entry?.minVersion ?? 0, pending: 0, views })
     },
 
     async seedVersions (seen) {
@@ -71,7 +73,22 @@ export function createMemoryViewCache ({ maxCarts = 10_000, maxBytes = 32 * 1024
 
     async beginCartWrite (key, nextVersion) {
       const entry = carts.get(key)
-      keep(key, { minVersion: Math.max(nextVersion, entry?.minVersion ?? 0), views: new Map() })
+      keep(key, { minVersion: Math.max(nextVersion, entry?.minVersion ?? 0), pending: entry?.pending ?? 0, views: new Map() })
+    },
+
+    async beginPendingCartWrite (key) {
+      const entry = carts.get(key)
+      keep(key, { minVersion: entry?.minVersion ?? 0, pending: (entry?.pending ?? 0) + 1, views: new Map() })
+    },
+
+    async endPendingCartWrite (key, writtenVersion) {
+      const entry = carts.get(key)
+      // An entry dropped meanwhile (the cache's bounds) held no views: the least version is kept again from here.
+      keep(key, {
+        minVersion: Math.max(writtenVersion, entry?.minVersion ?? 0),
+        pending: Math.max(0, (entry?.pending ?? 0) - 1),
+        views: entry?.views ?? new Map()
+      })
     },
 
     async beginVersionsWrite () {

@@ -60,9 +60,10 @@ class ViewCopies {
 // A view is stored only for a version no write has begun beyond, and never over a newer one.
 const fillFunction = `
 local function fill (key)
-  local min = tonumber(redis.call('HGET', key, 'm') or '0')
+  local state = redis.call('HMGET', key, 'm', 'p')
+  local min = tonumber(state[1] or '0')
   local version = tonumber(ARGV[2])
-  if version < min then return 0 end
+  if version < min or tonumber(state[2] or '0') > 0 then return 0 end
   local current = tonumber(redis.call('HGET', key, 'v:' .. ARGV[1]) or '-1')
   if current > version then return 0 end
   redis.call('HSET', key, 'v:' .. ARGV[1], ARGV[2], 't:' .. ARGV[1], ARGV[3], 'b:' .. ARGV[1], ARGV[4])
@@ -76,12 +77,36 @@ return fill(KEYS[1])
 `
 
 // The views go and the least version rises: a read that fetched the row before the write cannot store its view.
+// Pending writes (`p`) are kept.
 const beginCartScript = `
-local min = tonumber(redis.call('HGET', KEYS[1], 'm') or '0')
+local state = redis.call('HMGET', KEYS[1], 'm', 'p')
+local min = tonumber(state[1] or '0')
 local next = tonumber(ARGV[1])
 if next < min then next = min end
 redis.call('DEL', KEYS[1])
-redis.call('HSET', KEYS[1], 'm', string.format('%.0f', next))
+redis.call('HSET', KEYS[1], 'm', string.format('%.0f', next), 'p', state[2] or '0')
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`
+
+// A write whose version is known only after it commits: the views go, and none is answered or stored while `p` > 0.
+const beginPendingScript = `
+local state = redis.call('HMGET', KEYS[1], 'm', 'p')
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'm', state[1] or '0', 'p', tonumber(state[2] or '0') + 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return 1
+`
+
+// Its end: one pending write less, and no view below the written version (ARGV[1]; 0 when nothing was written).
+const endPendingScript = `
+local state = redis.call('HMGET', KEYS[1], 'm', 'p')
+local min = tonumber(state[1] or '0')
+local written = tonumber(ARGV[1])
+if written > min then min = written end
+local pending = tonumber(state[2] or '0') - 1
+if pending < 0 then pending = 0 end
+redis.call('HSET', KEYS[1], 'm', string.format('%.0f', min), 'p', pending)
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 `
@@ -117,10 +142,12 @@ return 1
 // The bytes are sent only when the instance does not hold them already (ARGV[2], ARGV[3]: the version and stamp of
 // its copy); the fourth answer says whether they were (1) or the copy is current (0).
 const readScript = `
-local cart = redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1])
+local cart = redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1], 'p')
 local body = ''
 local sent = 1
-if cart[2] and cart[2] == ARGV[2] and cart[3] == ARGV[3] then
+if cart[4] and tonumber(cart[4]) > 0 then
+  sent = 1
+elseif cart[2] and cart[2] == ARGV[2] and cart[3] == ARGV[3] then
   sent = 0
 else
   body = redis.call('HGET', KEYS[1], 'b:' .. ARGV[1]) or ''
@@ -156,6 +183,8 @@ type ViewRedis = RedisClient & {
   svcViewFillAndSeed: (key: string, versionsKey: string, view: string, version: number, stamp: string, body: string, ttl: number,
     catalog: number, settings: number, versionsTtl: number) => Promise<unknown>
   svcViewBeginCart: (key: string, next: number, ttl: number) => Promise<unknown>
+  svcViewBeginPending: (key: string, ttl: number) => Promise<unknown>
+  svcViewEndPending: (key: string, written: number, ttl: number) => Promise<unknown>
   svcViewSeed: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
   svcViewBeginVersions: (key: string, ttl: number) => Promise<unknown>
   svcViewEndVersions: (key: string, catalog: number, settings: number, ttl: number) => Promise<unknown>
@@ -187,6 +216,8 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   client.defineCommand('svcViewFill', { numberOfKeys: 1, lua: fillScript })
   client.defineCommand('svcViewFillAndSeed', { numberOfKeys: 2, lua: fillAndSeedScript })
   client.defineCommand('svcViewBeginCart', { numberOfKeys: 1, lua: beginCartScript })
+  client.defineCommand('svcViewBeginPending', { numberOfKeys: 1, lua: beginPendingScript })
+  client.defineCommand('svcViewEndPending', { numberOfKeys: 1, lua: endPendingScript })
   client.defineCommand('svcViewSeed', { numberOfKeys: 1, lua: seedScript })
   client.defineCommand('svcViewBeginVersions', { numberOfKeys: 1, lua: beginVersionsScript })
   client.defineCommand('svcViewEndVersions', { numberOfKeys: 1, lua: endVersionsScript })
@@ -215,16 +246,16 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
       else await ready()
       if (cluster) {
         const [cart, versions] = await Promise.all([
-          client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`),
+          client.hmget(cartKey(key), 'm', `v:${view}`, `t:${view}`, `b:${view}`, 'p'),
           client.hmget(versionsKey, 'c', 's', 'd')
         ])
         return { view: cachedView(cart), versions: knownVersions(versions) }
       }
       const held = copies.get(key, view)
-      const [[min, version, stamp], versions, body, sent] = await client.svcViewRead(
+      const [[min, version, stamp, pending], versions, body, sent] = await client.svcViewRead(
         cartKey(key), versionsKey, view, held === undefined ? '' : String(held.version), held?.stamp ?? '')
       const bytes = sent === 1 ? (body === '' ? null : body) : held?.body ?? null
-      const found = cachedView([min ?? null, version ?? null, stamp ?? null, bytes])
+      const found = cachedView([min ?? null, version ?? null, stamp ?? null, bytes, pending ?? null])
       if (found !== null && sent === 1) copies.set(key, view, found)
       return { view: found, versions: knownVersions(versions) }
     },
@@ -252,6 +283,16 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
       await client.svcViewBeginCart(cartKey(key), nextVersion, cartTtlMs)
     },
 
+    async beginPendingCartWrite (key) {
+      await ready()
+      await client.svcViewBeginPending(cartKey(key), cartTtlMs)
+    },
+
+    async endPendingCartWrite (key, writtenVersion) {
+      await ready()
+      await client.svcViewEndPending(cartKey(key), writtenVersion, cartTtlMs)
+    },
+
     async beginVersionsWrite () {
       await ready()
       await client.svcViewBeginVersions(versionsKey, versionsTtlMs)
@@ -273,8 +314,8 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
   }
 }
 
-function cachedView ([min, version, stamp, body]: Array<string | null>): CachedCartView | null {
-  if (version == null || stamp == null || body == null) return null
+function cachedView ([min, version, stamp, body, pending]: Array<string | null>): CachedCartView | null {
+  if (version == null || stamp == null || body == null || Number(pending ?? 0) > 0) return null
   const at = Number(version)
   return at >= Number(min ?? 0) ? { body, stamp, version: at } : null
 }

@@ -1,5 +1,5 @@
 import type { CartData } from '../../domain/types.ts'
-import type { CartUpdate, StoredCart, WriteVersions } from '../types.ts'
+import type { CartUpdate, RemovedCartLines, StoredCart, WriteVersions } from '../types.ts'
 import type { SqlSession } from './client.ts'
 import { CATALOG_VERSION, VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'
 
@@ -40,6 +40,27 @@ const INSERT_SEEN = `INSERT INTO svc_carts (key, data, version, updated_at, snap
 const INSERT_NEW = `INSERT INTO svc_carts (key, data, version, updated_at, snapshot, snapshot_stamp)
   SELECT $1, $2::jsonb, 1, clock_timestamp(), $3, $4 WHERE ${CATALOG_VERSION} = $5::int
   ON CONFLICT (key) DO NOTHING RETURNING ${WRITTEN}`
+
+/**
+ * Lines removed inside PostgreSQL, without a read before (`Storage.removeCartLines`): only from a guest's stored cart
+ * with no coupon and no reward line that holds every key ($2, distinct). Answers the data before the write; the data
+ * after it is that data with those lines gone, in their order.
+ */
+const REMOVE_LINES = `WITH before AS (
+    SELECT key, data, updated_at AS before_updated_at FROM svc_carts WHERE key = $1 AND user_id IS NULL FOR UPDATE
+  )
+  UPDATE svc_carts c SET
+    data = jsonb_set(b.data, '{lines}', coalesce((
+      SELECT jsonb_agg(l ORDER BY i) FROM jsonb_array_elements(b.data->'lines') WITH ORDINALITY AS e(l, i)
+      WHERE NOT (l->>'key' = ANY($2::text[]))), '[]'::jsonb)),
+    version = c.version + 1, updated_at = clock_timestamp(), touch_seq = nextval('svc_carts_touch_seq'),
+    snapshot = NULL, snapshot_stamp = NULL
+  FROM before b
+  WHERE c.key = b.key
+    AND jsonb_array_length(coalesce(b.data->'coupons', '[]'::jsonb)) = 0
+    AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(b.data->'lines') l WHERE l ? 'rewardId')
+    AND (SELECT count(*) FROM jsonb_array_elements(b.data->'lines') l WHERE l->>'key' = ANY($2::text[])) = cardinality($2::text[])
+  RETURNING b.data AS before, b.before_updated_at, ${WRITTEN}`
 
 type Snapshot = CartUpdate<unknown>['snapshot']
 type WrittenRow = Omit<CartRow, 'key' | 'data'> & WriteVersionsRow
@@ -87,4 +108,21 @@ export async function writeNewCart (db: SqlSession, key: string, data: CartData,
 export function seenCart (key: string, seen: StoredCart | null): StoredCart {
   if (seen === null) return { key, userId: null, data: { lines: [], coupons: [] }, version: 0, updatedAt: new Date().toISOString() }
   return seen
+}
+
+/**
+ * Removes the lines of `itemKeys` from a guest's cart in one statement (`REMOVE_LINES`); null when it stored nothing
+ * (not stored, bound to a user, a coupon or a reward line, a key it does not hold).
+ */
+export async function removeLinesUnread (db: SqlSession, key: string, itemKeys: readonly string[]): Promise<RemovedCartLines | null> {
+  const keys = [...new Set(itemKeys)]
+  if (keys.length === 0) return null
+  const { rows } = await db.query<WrittenRow & { before: CartData, before_updated_at: Date | string }>(REMOVE_LINES, [key, keys], 'svc_remove_lines')
+  const row = rows[0]
+  if (row === undefined) return null
+  const removing = new Set(keys)
+  const lines = row.before.lines.filter((line) => !removing.has(line.key)).map((line) => ({ ...line, variation: { ...line.variation } }))
+  const after = written(key, { ...row.before, lines }, row)
+  const before: StoredCart = { key, userId: null, data: row.before, version: row.version - 1, updatedAt: toIso(row.before_updated_at) }
+  return { before, cart: after.cart, versions: after.versions }
 }

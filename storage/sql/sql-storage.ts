@@ -4,7 +4,7 @@ import { cartProductIds } from '../../domain/cart.ts'
 import { OrderConflictError, StaleReadError } from '../errors.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
-  OrderEffects, OrderQuery, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
+  OrderEffects, OrderQuery, RemovalFinish, RemovedCartLines, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../types.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
@@ -17,7 +17,7 @@ import {
   CART_COLUMNS, CATALOG_VERSION, USER_COLUMNS, VERSIONS, normaliseKey, toCoupon, toSession, toStoredCart, toUser,
   type CartRow, type CouponRow, type SessionRow, type UserRow, type WriteVersionsRow
 } from './rows.ts'
-import { seenCart, writeLockedCart, writeNewCart, writeSeenCart } from './cart-writes.ts'
+import { removeLinesUnread, seenCart, writeLockedCart, writeNewCart, writeSeenCart } from './cart-writes.ts'
 
 const EMPTY_CART: CartData = { lines: [], coupons: [] }
 
@@ -285,6 +285,15 @@ export class SqlStorage implements Storage {
       }
       return this.#updateCart(key, update)
     })
+  }
+
+  async removeCartLines<T> (key: string, itemKeys: readonly string[], finish: (removed: RemovedCartLines) => Promise<RemovalFinish<T>>): Promise<{ result: T } | null> {
+    if (this.#ambient.get()?.open === true) return null
+    const removed = await this.#cartWrites.run(key, () => removeLinesUnread(this.#db, key, itemKeys))
+    if (removed === null) return null
+    const { result, snapshot } = await finish(removed)
+    if (snapshot !== undefined) await this.saveCartSnapshot(key, removed.cart.version, snapshot.stamp, snapshot.snapshot)
+    return { result }
   }
 
   async #updateCart<T> (

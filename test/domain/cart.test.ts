@@ -216,3 +216,26 @@ test('removeLines removes every given line or none', async (t) => {
   }
   t.equal(cart.lines.length, 3, 'the input is not changed')
 })
+
+test('restoreLines puts removed lines back at their places, keeping what changed since', async (t) => {
+  const { restoreLines } = await import('../../domain/cart.ts')
+  const lineOf = (key: string, quantity = 1) => ({ key: key.repeat(32), productId: 1, variationId: 0, variation: {}, quantity })
+  const keysOf = (data: { lines: Array<{ key: string }> }) => data.lines.map((line) => line.key[0])
+  const before = { lines: ['a', 'b', 'c', 'd'].map((key) => lineOf(key)), coupons: [] }
+  deepFreeze(before)
+
+  const removed = { lines: [lineOf('b'), lineOf('d')], coupons: [] }
+  t.same(keysOf(restoreLines(removed, before, ['a'.repeat(32), 'c'.repeat(32)])), ['a', 'b', 'c', 'd'], 'both back, in the order they had')
+
+  const changedSince = { lines: [lineOf('b', 5), lineOf('d'), lineOf('e')], coupons: ['later'] }
+  const restored = restoreLines(changedSince, before, ['c'.repeat(32)])
+  t.same(keysOf(restored), ['b', 'c', 'd', 'e'], 'after the line that preceded it')
+  t.equal(restored.lines[0]!.quantity, 5, 'a change made since stands')
+  t.same(restored.coupons, ['later'])
+
+  const withoutNeighbour = { lines: [lineOf('d')], coupons: [] }
+  t.same(keysOf(restoreLines(withoutNeighbour, before, ['c'.repeat(32)])), ['d', 'c'], 'its neighbour gone: at its old index, within the cart')
+  t.same(keysOf(restoreLines(removed, before, ['a'.repeat(32)])), ['a', 'b', 'd'], 'only the keys named')
+  const present = { lines: [lineOf('a', 3), lineOf('b')], coupons: [] }
+  t.same(restoreLines(present, before, ['a'.repeat(32)]).lines.map((line) => line.quantity), [3, 1], 'a line still there is not added twice')
+})

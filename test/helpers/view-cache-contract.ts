@@ -37,6 +37,40 @@ export async function viewCacheContract (t: Test, create: () => CartViewCache): 
     t.same((await cache.read(cart, 'a')).view, view(2), 'never replaced by an older version')
   })
 
+  t.test('a pending write (its version known only after it commits) refuses every view until it ends', async (t) => {
+    const cart = key()
+    await cache.fill(cart, 'a', view(3))
+    await cache.beginPendingCartWrite(cart)
+    t.same((await cache.read(cart, 'a')).view, null, 'the old view is gone')
+    // A read that fetched version 3 before the write committed, and one that fetched the written version 4 after it.
+    await cache.fill(cart, 'a', view(3))
+    await cache.fill(cart, 'b', view(4))
+    t.same((await cache.read(cart, 'a')).view, null, 'no fill is stored while the write is pending')
+    t.same((await cache.read(cart, 'b')).view, null)
+    await cache.endPendingCartWrite(cart, 4)
+    await cache.fill(cart, 'a', view(3))
+    t.same((await cache.read(cart, 'a')).view, null, 'after its end, views below the written version are refused')
+    await cache.fill(cart, 'a', view(4))
+    t.same((await cache.read(cart, 'a')).view, view(4), 'and the written version is kept')
+  })
+
+  t.test('pending writes are counted, and a write with a known version keeps them', async (t) => {
+    const cart = key()
+    await cache.beginPendingCartWrite(cart)
+    await cache.beginPendingCartWrite(cart)
+    await cache.beginCartWrite(cart, 2)
+    await cache.endPendingCartWrite(cart, 3)
+    await cache.fill(cart, 'a', view(5))
+    t.same((await cache.read(cart, 'a')).view, null, 'one of two pending writes still under way')
+    await cache.endPendingCartWrite(cart, 0)
+    await cache.fill(cart, 'a', view(2))
+    t.same((await cache.read(cart, 'a')).view, null, 'an end with nothing written does not lower the least version (3)')
+    await cache.fill(cart, 'a', view(5))
+    t.same((await cache.read(cart, 'a')).view, view(5))
+    await cache.endPendingCartWrite(cart, 0)
+    t.same((await cache.read(cart, 'a')).view, view(5), 'an end without a begin changes nothing')
+  })
+
   t.test('a cart closed to views (deleted, bound to a user) takes none', async (t) => {
     const cart = key()
     await cache.fill(cart, 'a', view(4))

@@ -116,6 +116,43 @@ test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, asyn
     t.equal(readsMade, 6000)
   })
 
+  await t.test('300 removals without a read (the drawer\'s remove-items), each read at once through the other instance', async (t) => {
+    // Each round adds a line through one instance (the Store API) and removes it through the other, whose removal
+    // reads nothing first: its version is known only after its statement, and no instance may answer a view from before.
+    const linesOf = (response: { json: Record<string, any> }, path: string): number[] => path.endsWith('drawer-data')
+      ? response.json.cart.cartItems.map((item: { product_id: number }) => item.product_id)
+      : path.startsWith(SVC)
+        ? response.json.cartItems.map((item: { product_id: number }) => item.product_id)
+        : response.json.items.map((item: { id: number }) => item.id)
+    const reads = [`${SVC}/cart`, `${STORE_API}/cart`, `${SVC}/drawer-data`]
+    const stale: string[] = []
+    let readsMade = 0
+    for (let i = 0; i < 300 && stale.length === 0; i++) {
+      const [adder, remover] = i % 2 === 0 ? [a, b] : [b, a]
+      // A visitor and a cart of their own per round: the routes' rate limits (per client and per cart) stay far away.
+      const client = { 'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(i / 250)}.${1 + (i % 250)}` }
+      const own = { ...client, 'cart-token': (await call(adder, 'GET', `${STORE_API}/cart`, client)).headers.get('cart-token')! }
+      const added = await call(adder, 'POST', `${STORE_API}/cart/add-item`, own, { id: 103, quantity: 1 })
+      if (added.status !== 201) { stale.push(`add ${i}: ${added.status} ${added.text.slice(0, 200)}`); break }
+      for (const path of reads) {
+        const read = await call(remover, 'GET', path, own)
+        if (read.status !== 200 || !linesOf(read, path).includes(103)) stale.push(`add ${i}, read of ${path} on the other: ${read.status}`)
+      }
+      const key = (added.json.items as Array<{ id: number, key: string }>).find((item) => item.id === 103)!.key
+      const removed = await call(remover, 'POST', `${SVC}/cart/remove-items`, own, { keys: [key] })
+      if (removed.status !== 200) { stale.push(`remove ${i}: ${removed.status} ${removed.text.slice(0, 200)}`); break }
+      for (const path of reads) {
+        for (let n = 0; n < 2; n++) {
+          const read = await call(adder, 'GET', path, own)
+          readsMade++
+          if (read.status !== 200 || linesOf(read, path).length !== 0) stale.push(`remove ${i}, read ${n + 1} of ${path}: ${read.status} ${JSON.stringify(linesOf(read, path))}`)
+        }
+      }
+    }
+    t.same(stale.slice(0, 5), [], `${readsMade} reads after 300 removals saw every removal (${stale.length} did not)`)
+    t.equal(readsMade, 1800)
+  })
+
   await t.test('a rate limit is shared: requests to both instances count against one window', async (t) => {
     // POST /coupon: 10 per minute per client IP and per visitor (specification §4.2).
     const statuses: number[] = []

@@ -1,4 +1,4 @@
-import { addToCart, cartProductIds, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
+import { addToCart, cartProductIds, normaliseCouponCode, notPurchasable, productNotFound, removeLine, removeLines, restoreLines, setLineQuantity, withLines } from '../../../domain/cart.ts'
 import { cartHash } from '../../../domain/cart-hash.ts'
 import { findVariation } from '../../../domain/catalog.ts'
 import { variationChoice } from '../../../domain/variations.ts'
@@ -7,7 +7,7 @@ import { domainError } from '../../../domain/result.ts'
 import { priceCart, rewardsEarned, type RewardEvaluator } from '../../../domain/totals.ts'
 import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
-import type { CartRead, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
+import type { CartRead, RemovalFinish, RemovedCartLines, Storage, StoredCart, WriteVersions } from '../../../storage/types.ts'
 import { StaleReadError } from '../../../storage/errors.ts'
 import { CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../cart-drawer/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
@@ -30,6 +30,12 @@ function isGuest (viewer: Viewer): boolean {
 function snapshotStamp (snapshotKey: string, versions: WriteVersions): string {
   return `${snapshotKey}:${versions.catalogVersion}:${versions.settingsVersion}`
 }
+
+/**
+ * How a removal without a read ended: done (the state to answer), a locked line removed (`before`: the cart as it was),
+ * or in need of a second write (gifts earned, a reconciler's lines).
+ */
+type UnreadRemoval = { kind: 'done', state: CartState } | { kind: 'locked', before: CartData } | { kind: 'again' }
 
 /** The parts of a cart's data that are not lines or coupons: the customer's addresses and the chosen rates. */
 function pickSession (data: CartData): Partial<CartData> {
@@ -287,6 +293,52 @@ export class CartService {
    * A change the service makes itself (add-ons, bundles): `change` gets the current data and returns the new data,
    * or throws a `CartActionError`; locks do not apply. Runs in one transaction.
    */
+  /**
+   * `removeItems` for a guest whose cart was not read first (the drawer's `remove-items`): one statement removes the
+   * lines inside the database (`Storage.removeCartLines`) when the cart is a guest's, has no coupon and no reward line
+   * and holds every key, and the changed cart is priced from the products this instance holds. What the statement
+   * cannot know is checked after it, on the cart as it was: a locked line puts the removed lines back, and the change
+   * is then refused as `removeItems` refuses it; a gift the change earns, or a line a reconciler drops, is a second
+   * write, as after any change. Any other cart (a user's, with coupons, missing a key, not stored) is changed the usual
+   * way, by `removeItems`.
+   */
+  async removeItemsUnread (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
+    const storage = this.#storage
+    if (storage.removeCartLines === undefined || !isGuest(viewer) || itemKeys.length === 0) return this.removeItems(key, itemKeys, viewer)
+    const outcome = await storage.removeCartLines(key, itemKeys, (removed) => this.#finishRemoval(removed, itemKeys, viewer))
+    if (outcome === null) return this.removeItems(key, itemKeys, viewer)
+    const { result } = outcome
+    if (result.kind === 'done') return result.state
+    if (result.kind === 'locked') {
+      await this.#storage.updateCart(key, (current) => ({ data: restoreLines(current.data, result.before, itemKeys), result: null }))
+      return this.removeItems(key, itemKeys, viewer)
+    }
+    // The gifts and the reconcilers' lines brought in step by a write of the cart as it stands.
+    return this.#change(key, viewer, (data) => data)
+  }
+
+  /** After `removeCartLines`' statement: its checks on the cart as it was, then the new version priced, with its snapshot. */
+  async #finishRemoval (removed: RemovedCartLines, itemKeys: readonly string[], viewer: Viewer): Promise<RemovalFinish<UnreadRemoval>> {
+    const { before, cart, versions } = removed
+    const locked = this.#lockedLines(before.data)
+    if (itemKeys.some((itemKey) => locked.has(itemKey))) return { result: { kind: 'locked', before: before.data } }
+    this.#sawSettings(versions.settingsVersion)
+    await this.prepareRewards(versions.settingsVersion)
+    const ids = cartProductIds(cart.data)
+    const known = this.#storage.knownProducts?.([...ids])
+    const products = known != null && known.catalogVersion === versions.catalogVersion ? known.products : await this.#storage.getProducts([...ids])
+    if (this.#hooks.rewards !== undefined && this.rewardEvaluator(viewer) !== null) {
+      const synced = await this.#syncGifts(cart.data, viewer, products)
+      if (JSON.stringify(synced.lines) !== JSON.stringify(cart.data.lines)) return { result: { kind: 'again' } }
+    }
+    const state: CartState = { ...this.#priced(cart.key, cart, products, new Map(), ids, viewer), ...versions }
+    if ((await this.#hooks.reconcile(state, viewer)).size > 0) return { result: { kind: 'again' } }
+    const snapshotter = this.#hooks.snapshotter
+    const snapshot = snapshotter === undefined ? null : await snapshotter.make(state)
+    if (snapshotter === undefined || snapshot === null) return { result: { kind: 'done', state } }
+    return { result: { kind: 'done', state: { ...state, snapshot } }, snapshot: { stamp: snapshotStamp(snapshotter.key(), versions), snapshot } }
+  }
+
   async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     return this.#change(key, viewer, change)
   }
@@ -430,13 +482,16 @@ export class CartService {
    * Inside the write: the gift lines of the reward tiers the changed cart reaches are added, and those of tiers it no
    * longer reaches removed (these reads join the write's transaction).
    */
-  async #syncGifts (data: CartData, viewer: Viewer): Promise<CartData> {
+  async #syncGifts (data: CartData, viewer: Viewer, known?: Map<number, Product>): Promise<CartData> {
     const rewards = this.#hooks.rewards
     const evaluator = this.rewardEvaluator(viewer)
     if (rewards === undefined || evaluator === null) {
       return data.lines.some((line) => line.rewardId !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
     }
-    const [products, coupons] = await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
+    // `known`: the cart's products, already at hand (a cart without coupons needs no coupon read).
+    const [products, coupons] = known !== undefined && data.coupons.length === 0
+      ? [known, new Map<string, Coupon>()]
+      : await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
     const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator)
     const wanted = outcome.gifts.filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
     const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)

@@ -39,6 +39,7 @@ t.test('a redis view cache that cannot be reached rejects writes\' first step, f
   const cache = createRedisViewCache({ url: 'redis://127.0.0.1:1', commandTimeoutMs: 200, onError: () => {} })
   t.teardown(() => cache.close())
   await t.rejects(cache.beginCartWrite('cart', 2))
+  await t.rejects(cache.beginPendingCartWrite('cart'))
   await t.rejects(cache.beginVersionsWrite())
   await t.rejects(cache.read('cart', 'a'))
 })
