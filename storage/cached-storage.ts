@@ -166,6 +166,8 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
           await begin(() => cache.beginPendingCartWrite(key))
           let written: RemovedCartLines | undefined
           let kept: { stamp: string, snapshot: string } | undefined
+          // Not ended (the cache unreachable): the cart's views stay refused until its entry expires.
+          const end = () => cache.endPendingCartWrite(key, written?.cart.version ?? 0).catch(failed)
           let outcome
           try {
             outcome = await storage.removeCartLines!(key, itemKeys, async (removed) => {
@@ -174,18 +176,24 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
               kept = snapshot
               return { result }
             })
-          } finally {
-            // Not ended (the cache unreachable): the cart's views stay refused until its entry expires.
-            await cache.endPendingCartWrite(key, written?.cart.version ?? 0).catch(failed)
+          } catch (error) {
+            await end()
+            throw error
           }
-          if (written !== undefined) {
-            const { cart, versions } = written
-            const body = JSON.stringify({ data: cart.data, updatedAt: cart.updatedAt })
-            await Promise.all([
-              kept === undefined ? undefined : fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, cart.version, versions),
-              knownProducts === undefined ? undefined : fill(key, DATA_VIEW, body, DATA_STAMP, cart.version, versions)
-            ])
+          // The end and the fills are sent together, in that order (one connection runs them in order; a fill that
+          // arrived first would only be refused, as during any pending write).
+          const ended = end()
+          if (written === undefined) {
+            await ended
+            return outcome
           }
+          const { cart, versions } = written
+          const body = JSON.stringify({ data: cart.data, updatedAt: cart.updatedAt })
+          await Promise.all([
+            ended,
+            kept === undefined ? undefined : fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, cart.version, versions),
+            knownProducts === undefined ? undefined : fill(key, DATA_VIEW, body, DATA_STAMP, cart.version, versions)
+          ])
           return outcome
         }
       } satisfies Partial<Storage>),
