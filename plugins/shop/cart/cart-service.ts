@@ -290,10 +290,6 @@ export class CartService {
   }
 
   /**
-   * A change the service makes itself (add-ons, bundles): `change` gets the current data and returns the new data,
-   * or throws a `CartActionError`; locks do not apply. Runs in one transaction.
-   */
-  /**
    * `removeItems` for a guest whose cart was not read first (the drawer's `remove-items`): one statement removes the
    * lines inside the database (`Storage.removeCartLines`) when the cart is a guest's, has no coupon and no reward line
    * and holds every key, and the changed cart is priced from the products this instance holds. What the statement
@@ -339,6 +335,10 @@ export class CartService {
     return { result: { kind: 'done', state: { ...state, snapshot } }, snapshot: { stamp: snapshotStamp(snapshotter.key(), versions), snapshot } }
   }
 
+  /**
+   * A change the service makes itself (add-ons, bundles): `change` gets the current data and returns the new data,
+   * or throws a `CartActionError`; locks do not apply. Runs in one transaction.
+   */
   async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     return this.#change(key, viewer, change)
   }
