@@ -42,6 +42,14 @@ async function setUp (t: Parameters<typeof build>[0], edition: 'free' | 'pro' = 
   return { app, database, calls }
 }
 
+/** A guest whose cart holds product 101: its drawer state and its key. */
+async function guestCart (t: Parameters<typeof build>[0]) {
+  const { app, database } = await setUp(t)
+  const shopper = await Shopper.guest(app)
+  await shopper.add(101)
+  return { database, shopper, cart: await shopper.drawerCart(), key: cartKeyOf(shopper.token) }
+}
+
 const skus = (cart: Json): string[] => cart.cartItems.map((item: Json) => item.sku)
 const lineOf = (cart: Json, sku: string): Json => cart.cartItems.find((item: Json) => item.sku === sku)
 
@@ -68,11 +76,7 @@ t.test('a guest\'s removal is one database call, and every read after it sees it
 })
 
 t.test('a key the cart does not hold refuses the whole change (409), through the usual path', async (t) => {
-  const { app, database } = await setUp(t)
-  const shopper = await Shopper.guest(app)
-  await shopper.add(101)
-  const cart = await shopper.drawerCart()
-  const key = cartKeyOf(shopper.token)
+  const { database, shopper, cart, key } = await guestCart(t)
   const before = await database.getCart(key)
   const refused = await shopper.svc('POST', 'cart/remove-items', { keys: [lineOf(cart, 'SKU-101').key, 'a'.repeat(32)] })
   t.equal(refused.statusCode, 409)
@@ -81,11 +85,7 @@ t.test('a key the cart does not hold refuses the whole change (409), through the
 })
 
 t.test('a cart bound to a user is refused to a guest\'s token, unchanged', async (t) => {
-  const { app, database } = await setUp(t)
-  const shopper = await Shopper.guest(app)
-  await shopper.add(101)
-  const cart = await shopper.drawerCart()
-  const key = cartKeyOf(shopper.token)
+  const { database, shopper, cart, key } = await guestCart(t)
   await database.setCartUser(key, 1)
   const before = await database.getCart(key)
   const refused = await shopper.svc('POST', 'cart/remove-items', { keys: [lineOf(cart, 'SKU-101').key] })

@@ -85,15 +85,17 @@ test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, asyn
     t.same(onA.json.items.map((item: { quantity: number }) => item.quantity), [5], 'A sees B\'s change')
   })
 
+  // The reads a drawer makes, and the lines each answers (the drawer's shape or the Store API's).
+  const reads = [`${SVC}/cart`, `${STORE_API}/cart`, `${SVC}/drawer-data`]
+  const itemsOf = (response: { json: Record<string, any> }, path: string): Array<Record<string, unknown>> => path.endsWith('drawer-data')
+    ? response.json.cart.cartItems
+    : path.startsWith(SVC) ? response.json.cartItems : response.json.items
+
   await t.test('1,000 writes, each through one instance and read at once through the other: never a stale cart', async (t) => {
     // The reads a drawer makes (its cart, the Store API cart, the drawer data), each twice: the first may compute and
     // keep the view, the second is answered from the kept one without a database round trip.
-    const quantities = (response: { json: Record<string, any> }, path: string): number[] => path.endsWith('drawer-data')
-      ? response.json.cart.cartItems.map((item: { quantity: number }) => item.quantity)
-      : path.startsWith(SVC)
-        ? response.json.cartItems.map((item: { quantity: number }) => item.quantity)
-        : response.json.items.map((item: { quantity: number }) => item.quantity)
-    const reads = [`${SVC}/cart`, `${STORE_API}/cart`, `${SVC}/drawer-data`]
+    const quantities = (response: { json: Record<string, any> }, path: string): number[] =>
+      itemsOf(response, path).map((item) => item.quantity as number)
     const first = await call(a, 'GET', `${STORE_API}/cart`, { 'cart-token': token })
     const itemKey = first.json.items[0].key as string
     const stale: string[] = []
@@ -119,12 +121,8 @@ test('two instances on one PostgreSQL and one Redis', { timeout: 240_000 }, asyn
   await t.test('300 removals without a read (the drawer\'s remove-items), each read at once through the other instance', async (t) => {
     // Each round adds a line through one instance (the Store API) and removes it through the other, whose removal
     // reads nothing first: its version is known only after its statement, and no instance may answer a view from before.
-    const linesOf = (response: { json: Record<string, any> }, path: string): number[] => path.endsWith('drawer-data')
-      ? response.json.cart.cartItems.map((item: { product_id: number }) => item.product_id)
-      : path.startsWith(SVC)
-        ? response.json.cartItems.map((item: { product_id: number }) => item.product_id)
-        : response.json.items.map((item: { id: number }) => item.id)
-    const reads = [`${SVC}/cart`, `${STORE_API}/cart`, `${SVC}/drawer-data`]
+    const linesOf = (response: { json: Record<string, any> }, path: string): number[] =>
+      itemsOf(response, path).map((item) => (item.product_id ?? item.id) as number)
     const stale: string[] = []
     let readsMade = 0
     for (let i = 0; i < 300 && stale.length === 0; i++) {
