@@ -66,6 +66,18 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
   const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
     cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
   const knownProducts = storage.knownProducts?.bind(storage)
+  /**
+   * After a write of a cart's data: the new version's snapshot, when the write made one, and a guest's data, sent to
+   * the cache side by side (not one after the other).
+   */
+  const fillWritten = (key: string, cart: StoredCart, versions: WriteVersions, kept: { stamp: string, snapshot: string } | undefined) => {
+    const fills: Array<Promise<unknown>> = []
+    if (kept !== undefined) fills.push(fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, cart.version, versions))
+    if (cart.userId === null && knownProducts !== undefined) {
+      fills.push(fill(key, DATA_VIEW, JSON.stringify({ data: cart.data, updatedAt: cart.updatedAt }), DATA_STAMP, cart.version, versions))
+    }
+    return fills
+  }
   /** Carts `cachedRead` answered: a change refused on one of them is tried again on the stored cart. */
   const fromCache = new WeakSet<StoredCart>()
   /**
@@ -142,17 +154,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
         const { seen: _stale, ...locked } = updateOptions ?? {}
         written = await storage.updateCart(key, change, locked)
       }
-      // A write that stored the new version's snapshot with its data: the cache gets it too, and a guest's data with it
-      // (both sent side by side, not one after the other).
-      const fills: Array<Promise<unknown>> = []
-      if (kept !== undefined && written.versions !== undefined) {
-        fills.push(fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, written.cart.version, written.versions))
-      }
-      if (written.versions !== undefined && written.cart.userId === null && knownProducts !== undefined) {
-        const body = JSON.stringify({ data: written.cart.data, updatedAt: written.cart.updatedAt })
-        fills.push(fill(key, DATA_VIEW, body, DATA_STAMP, written.cart.version, written.versions))
-      }
-      if (fills.length > 0) await Promise.all(fills)
+      if (written.versions !== undefined) await Promise.all(fillWritten(key, written.cart, written.versions, kept))
       return written
     },
 
@@ -187,13 +189,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
             await ended
             return outcome
           }
-          const { cart, versions } = written
-          const body = JSON.stringify({ data: cart.data, updatedAt: cart.updatedAt })
-          await Promise.all([
-            ended,
-            kept === undefined ? undefined : fill(key, SNAPSHOT_VIEW, kept.snapshot, kept.stamp, cart.version, versions),
-            knownProducts === undefined ? undefined : fill(key, DATA_VIEW, body, DATA_STAMP, cart.version, versions)
-          ])
+          await Promise.all([ended, ...fillWritten(key, written.cart, written.versions, kept)])
           return outcome
         }
       } satisfies Partial<Storage>),
