@@ -1,4 +1,4 @@
-import helmet from '@fastify/helmet'
+import helmet from 'helmet'
 import fp from 'fastify-plugin'
 
 export interface HtmlSecurityOptions {
@@ -22,8 +22,9 @@ function originOf (url: string): string | null {
  */
 export const htmlSecurityPlugin = fp<HtmlSecurityOptions>(async (fastify, options) => {
   const origins = [...new Set((options.origins ?? []).map(originOf).filter((origin): origin is string => origin !== null))]
-  await fastify.register(helmet, {
-    global: false,
+  // The headers of helmet's middleware, built once and applied to HTML answers only (no hook of its own on every
+  // request: the JSON routes need none of them).
+  const applyHtmlHeaders = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
@@ -44,11 +45,18 @@ export const htmlSecurityPlugin = fp<HtmlSecurityOptions>(async (fastify, option
     // HSTS is the TLS terminator's business: a demo shop on http://localhost must not pin itself to https.
     strictTransportSecurity: false
   })
-  fastify.addHook('onSend', async (_request, reply, payload) => {
+  // A hook without a promise: it runs on every answer.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     // Every answer, JSON, scripts, CSV and errors included, is read as the type it says it is.
     reply.header('X-Content-Type-Options', 'nosniff')
     const type = reply.getHeader('content-type')
-    if (typeof type === 'string' && type.startsWith('text/html')) reply.helmet()
-    return payload
+    if (typeof type === 'string' && type.startsWith('text/html')) {
+      applyHtmlHeaders(request.raw, reply.raw, (error?: unknown) => {
+        if (error instanceof Error) done(error)
+        else done(null, payload)
+      })
+      return
+    }
+    done(null, payload)
   })
 }, { name: 'html-security', fastify: '5.x' })

@@ -195,11 +195,15 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     }
   }
 
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (!isSvcRequest(request)) return payload
+  // Without a promise: it runs on every answer of the host.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (!isSvcRequest(request)) {
+      done(null, payload)
+      return
+    }
     // Whatever the host sends elsewhere, no answer of the drawer's is ever sniffed into another type.
     reply.header('X-Content-Type-Options', 'nosniff')
-    return applyCacheHeaders(request, reply, payload, request.routeOptions.config.svc?.access === 'public')
+    done(null, applyCacheHeaders(request, reply, payload, request.routeOptions.config.svc?.access === 'public'))
   })
 
   // Below the prefix, an unknown path is a 404 and a known path with another method a 405 (or a preflight).

@@ -31,10 +31,10 @@ async function lookUp (request: FastifyRequest, auth: AuthService): Promise<Auth
  * cookie to it, whichever route looked the user up and whatever it answered.
  */
 export function installSessionRenewal (fastify: FastifyInstance): void {
-  fastify.addHook('onSend', async (request, reply, payload) => {
+  fastify.addHook('onSend', (request, reply, payload, done) => {
     const next = renewed.get(request)
     if (next !== undefined) setSignedCookie(request, reply, SESSION_COOKIE, next.sessionId, next.maxAgeSeconds)
-    return payload
+    done(null, payload)
   })
 }
 

@@ -173,9 +173,10 @@ export function createShopRateLimiter (root: FastifyInstance, options: ShopRateL
   // its verdict) until it is answered. A cart whose first write was refused is counted again on its next write.
   const starting = new Map<string, Counting>()
   const started = new WeakMap<FastifyRequest, string>()
-  root.addHook('onResponse', async (request) => {
+  root.addHook('onResponse', (request, _reply, done) => {
     const key = started.get(request)
     if (key !== undefined) starting.delete(key)
+    done()
   })
 
   function countStart (request: FastifyRequest, key: string | null, bucket: string): Counting {
