@@ -22,9 +22,15 @@ export interface RedisViewCacheOptions {
   onError?: (error: Error) => void
 }
 
+/** A copy of a view's bytes, with the versions the last read that answered it saw. */
+interface ViewCopy {
+  view: CachedCartView
+  versions: WriteVersions | null
+}
+
 /** Copies of views' bytes, the least recently stored first out once their characters pass `maxBytes`. */
 class ViewCopies {
-  readonly #entries = new Map<string, CachedCartView>()
+  readonly #entries = new Map<string, ViewCopy>()
   readonly #maxBytes: number
   #bytes = 0
 
@@ -32,20 +38,20 @@ class ViewCopies {
     this.#maxBytes = maxBytes
   }
 
-  get (key: string, view: string): CachedCartView | undefined {
+  get (key: string, view: string): ViewCopy | undefined {
     return this.#entries.get(`${view} ${key}`)
   }
 
-  set (key: string, view: string, copy: CachedCartView): void {
+  set (key: string, view: string, copy: CachedCartView, versions: WriteVersions | null): void {
     if (copy.body.length > this.#maxBytes) return
     const name = `${view} ${key}`
     this.#drop(name)
-    this.#entries.set(name, copy)
+    this.#entries.set(name, { view: copy, versions })
     this.#bytes += copy.body.length
     for (const [oldest, entry] of this.#entries) {
       if (this.#bytes <= this.#maxBytes) break
       this.#entries.delete(oldest)
-      this.#bytes -= entry.body.length
+      this.#bytes -= entry.view.body.length
     }
   }
 
@@ -53,7 +59,7 @@ class ViewCopies {
     const entry = this.#entries.get(name)
     if (entry === undefined) return
     this.#entries.delete(name)
-    this.#bytes -= entry.body.length
+    this.#bytes -= entry.view.body.length
   }
 }
 
@@ -140,19 +146,27 @@ return 1
 // One round trip and one command for a read on one server (on a cluster the two keys are in different slots, so
 // two HMGETs go out side by side instead).
 // The bytes are sent only when the instance does not hold them already (ARGV[2], ARGV[3]: the version and stamp of
-// its copy); the fourth answer says whether they were (1) or the copy is current (0).
+// its copy); the fourth answer says whether they were (1) or the copy is current (0). When the copy is current, the
+// view answerable and the versions the ones the instance last saw with it (ARGV[4], ARGV[5]; empty when it saw none),
+// the answer is the integer 0 alone: the read's most common answer, with nothing to send or decode.
 const readScript = `
 local cart = redis.call('HMGET', KEYS[1], 'm', 'v:' .. ARGV[1], 't:' .. ARGV[1], 'p')
+local versions = redis.call('HMGET', KEYS[2], 'c', 's', 'd')
 local body = ''
 local sent = 1
 if cart[4] and tonumber(cart[4]) > 0 then
   sent = 1
 elseif cart[2] and cart[2] == ARGV[2] and cart[3] == ARGV[3] then
+  if ARGV[4] ~= '' and tonumber(cart[2]) >= tonumber(cart[1] or '0') and versions[1] and versions[2]
+    and tonumber(versions[1]) == tonumber(ARGV[4]) and tonumber(versions[2]) == tonumber(ARGV[5])
+    and tonumber(versions[3] or '0') <= 0 then
+    return 0
+  end
   sent = 0
 else
   body = redis.call('HGET', KEYS[1], 'b:' .. ARGV[1]) or ''
 end
-return { cart, redis.call('HMGET', KEYS[2], 'c', 's', 'd'), body, sent }
+return { cart, versions, body, sent }
 `
 
 // A fill and the versions' seed in one call on one server (KEYS[1]: the cart, as fillScript; KEYS[2]: the versions,
@@ -178,7 +192,8 @@ return 1
 `
 
 type ViewRedis = RedisClient & {
-  svcViewRead: (cartKey: string, versionsKey: string, view: string, version: string, stamp: string) => Promise<[Array<string | null>, Array<string | null>, string, number]>
+  svcViewRead: (cartKey: string, versionsKey: string, view: string, version: string, stamp: string, catalog: string,
+    settings: string) => Promise<[Array<string | null>, Array<string | null>, string, number] | 0>
   svcViewFill: (key: string, view: string, version: number, stamp: string, body: string, ttl: number) => Promise<unknown>
   svcViewFillAndSeed: (key: string, versionsKey: string, view: string, version: number, stamp: string, body: string, ttl: number,
     catalog: number, settings: number, versionsTtl: number) => Promise<unknown>
@@ -252,12 +267,17 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
         return { view: cachedView(cart), versions: knownVersions(versions) }
       }
       const held = copies.get(key, view)
-      const [[min, version, stamp, pending], versions, body, sent] = await client.svcViewRead(
-        cartKey(key), versionsKey, view, held === undefined ? '' : String(held.version), held?.stamp ?? '')
-      const bytes = sent === 1 ? (body === '' ? null : body) : held?.body ?? null
+      const answer = await client.svcViewRead(cartKey(key), versionsKey, view, held === undefined ? '' : String(held.view.version),
+        held?.view.stamp ?? '', held?.versions == null ? '' : String(held.versions.catalogVersion), held?.versions == null ? '' : String(held.versions.settingsVersion))
+      // The copy is current and the versions are the ones it was last answered with: Redis said so with one integer.
+      if (answer === 0 && held !== undefined) return { view: held.view, versions: held.versions }
+      if (answer === 0) throw new Error('the view cache answered a copy this instance does not hold')
+      const [[min, version, stamp, pending], versionsRead, body, sent] = answer
+      const bytes = sent === 1 ? (body === '' ? null : body) : held?.view.body ?? null
       const found = cachedView([min ?? null, version ?? null, stamp ?? null, bytes, pending ?? null])
-      if (found !== null && sent === 1) copies.set(key, view, found)
-      return { view: found, versions: knownVersions(versions) }
+      const versions = knownVersions(versionsRead)
+      if (found !== null) copies.set(key, view, sent === 1 ? found : held!.view, versions)
+      return { view: found, versions }
     },
 
     async fill (key, view, cached, versions) {
@@ -270,7 +290,7 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
           ]))[0]
         : await client.svcViewFillAndSeed(cartKey(key), versionsKey, view, cached.version, cached.stamp, cached.body, cartTtlMs,
           versions.catalogVersion, versions.settingsVersion, versionsTtlMs)
-      if (filled === 1) copies.set(key, view, cached)
+      if (filled === 1) copies.set(key, view, cached, versions ?? null)
     },
 
     async seedVersions (versions) {

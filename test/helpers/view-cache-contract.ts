@@ -112,4 +112,29 @@ export async function viewCacheContract (t: Test, create: () => CartViewCache): 
     t.same(await cache.read(cart, 'a'), { view: view(4), versions: null }, 'versions stay unknown while a write is under way')
     await cache.endVersionsWrite({ catalogVersion: 9, settingsVersion: 3 })
   })
+
+  t.test('a view read again (an instance may answer from its copy) answers each change as a first read would', async (t) => {
+    const cart = key()
+    const twice = async (expected: unknown, message: string) => {
+      t.same(await cache.read(cart, 'a'), expected, message)
+      t.same(await cache.read(cart, 'a'), expected, `${message}, read again`)
+    }
+    const V = { catalogVersion: 20, settingsVersion: 5 }
+    await cache.fill(cart, 'a', view(1), V)
+    await twice({ view: view(1), versions: V }, 'the filled view and its versions')
+    await cache.beginVersionsWrite()
+    await twice({ view: view(1), versions: null }, 'versions unknown during a catalog or settings write')
+    await cache.endVersionsWrite({ catalogVersion: 21, settingsVersion: 5 })
+    await twice({ view: view(1), versions: { catalogVersion: 21, settingsVersion: 5 } }, 'the new catalog version')
+    await cache.endVersionsWrite({ catalogVersion: 21, settingsVersion: 6 })
+    await twice({ view: view(1), versions: { catalogVersion: 21, settingsVersion: 6 } }, 'the new settings version')
+    await cache.beginPendingCartWrite(cart)
+    await twice({ view: null, versions: { catalogVersion: 21, settingsVersion: 6 } }, 'no view while a write is pending')
+    await cache.endPendingCartWrite(cart, 2)
+    await twice({ view: null, versions: { catalogVersion: 21, settingsVersion: 6 } }, 'none older than the written version')
+    await cache.fill(cart, 'a', view(2, 'the second body'))
+    await twice({ view: view(2, 'the second body'), versions: { catalogVersion: 21, settingsVersion: 6 } }, 'the next fill')
+    await cache.beginCartWrite(cart, 3)
+    await twice({ view: null, versions: { catalogVersion: 21, settingsVersion: 6 } }, 'none once a write has begun')
+  })
 }
