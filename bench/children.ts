@@ -2,7 +2,7 @@
 import { fork, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { Cleanup } from './cleanup.ts'
-import type { CallResult, ChildMessage, SqlCall } from './ipc.ts'
+import type { CallResult, ChildMessage, GcCall, SqlCall } from './ipc.ts'
 
 const READY_TIMEOUT_MS = 60_000
 const STOP_TIMEOUT_MS = 8_000
@@ -17,6 +17,8 @@ export interface BenchChild<Ready> {
   stop: () => Promise<void>
   /** Runs a statement on the app child's database (seeding); rejects with the child's error. */
   sql: <Row = Record<string, unknown>>(statement: string, params?: unknown[]) => Promise<Row[]>
+  /** A full garbage collection in the child (which must run with `--expose-gc`): the heap it kept, in bytes. */
+  collectGarbage: () => Promise<number>
 }
 
 /**
@@ -72,7 +74,12 @@ export async function startChild<Ready> (name: string, entry: string, start: obj
       pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject })
       child.send({ type: 'sql', id, statement, params } satisfies SqlCall)
     })
-    return { name, ready, pid: child.pid, alive: () => !exitedAlready(child), stop, sql }
+    const collectGarbage = (): Promise<number> => new Promise((resolve, reject) => {
+      const id = nextId++
+      pending.set(id, { resolve: (rows) => resolve(Number((rows[0] as { heapUsedBytes?: number } | undefined)?.heapUsedBytes)), reject })
+      child.send({ type: 'gc', id } satisfies GcCall)
+    })
+    return { name, ready, pid: child.pid, alive: () => !exitedAlready(child), stop, sql, collectGarbage }
   } catch (error) {
     await stop()
     throw error

@@ -115,11 +115,14 @@ export function goals (results: ScenarioResult[], scale: ScaleReport): Goal[] {
   }
   if (scale.soak !== undefined) {
     const { rss } = scale.soak
+    const heap = rss.heapAfterCollection
+    // What a leak would raise, shown beside the RSS (which also follows the collector's heap limit).
+    const heapKept = heap === undefined ? '' : `; heap kept after a full collection ${heap.first.heapMiB} and ${heap.last.heapMiB} MiB (drift ${pct(heap.drift)})`
     found.push({
       goal: `RSS stable ±10 % over the ${scale.soak.seconds} s mixed run (lowest of the first and of the last minute)`,
       figure: `${rss.firstMinuteFloorMiB} MiB in the first minute after warm-up, ${rss.lastMinuteFloorMiB} MiB in the last ` +
         `(drift ${pct(rss.floorDrift)}); single samples ${rss.referenceMiB} MiB after warm-up, ${rss.lastMiB} MiB at the end, ` +
-        `spread ${pct(rss.spread)}`,
+        `spread ${pct(rss.spread)}${heapKept}`,
       // The floors (the heap after collection) are judged: a leak raises them; the saw-tooth is shown, not judged.
       met: Math.abs(rss.floorDrift) <= 0.1
     })

@@ -42,6 +42,15 @@ export interface SqlCall {
   params: unknown[]
 }
 
+/**
+ * A full garbage collection in the app child (started with `--expose-gc`), asked for by the soak: answers `CallResult`
+ * with one row, `{ heapUsedBytes }` right after it, what the process's heap keeps.
+ */
+export interface GcCall {
+  type: 'gc'
+  id: number
+}
+
 export type CallResult = { type: 'result', id: number, rows: unknown[] } | { type: 'error', id: number, message: string }
 
 /** What a bare server answers for one scenario: the app's response to the scenario's request, byte for byte. */
@@ -96,7 +105,7 @@ export interface BaselineReady {
   floorUrls: Record<string, Partial<Record<FloorTarget, string>>>
 }
 
-export type ParentMessage<Start> = Start | { type: 'stop' } | SqlCall
+export type ParentMessage<Start> = Start | { type: 'stop' } | SqlCall | GcCall
 export type ChildMessage<Ready> = { type: 'ready', ready: Ready } | { type: 'failed', message: string } | CallResult
 
 export interface Started<Ready> {
@@ -135,6 +144,15 @@ export function runChild<Start extends { type: 'start' }, Ready> (start: (messag
 
   process.on('message', (message: ParentMessage<Start>) => {
     if (message.type === 'stop') return exit(0)
+    if (message.type === 'gc') {
+      const collect = (globalThis as { gc?: () => void }).gc
+      if (collect === undefined) send({ type: 'error', id: message.id, message: 'this child was not started with --expose-gc' })
+      else {
+        collect()
+        send({ type: 'result', id: message.id, rows: [{ heapUsedBytes: process.memoryUsage().heapUsed }] })
+      }
+      return
+    }
     if (message.type === 'sql') {
       const { id } = message
       Promise.resolve(started)

@@ -88,7 +88,11 @@ export function markdownReport (report: BenchReport): string {
   if (soak !== undefined) {
     lines.push(`**Mixed run, ${soak.seconds} s** (${soak.mix.join(', ')} in turn): ${integer.format(soak.requestsPerSecond)} req/s, ` +
       `p99 ${ms(soak.latencyMs.p99)} ms, ${soak.non2xx} non-2xx, ${soak.errors} errors; app RSS ${soak.rss.referenceMiB} MiB after warm-up, ` +
-      `${soak.rss.minMiB}–${soak.rss.maxMiB} MiB, ${soak.rss.lastMiB} MiB at the end.`, '')
+      `${soak.rss.minMiB}–${soak.rss.maxMiB} MiB, ${soak.rss.lastMiB} MiB at the end` +
+      (soak.rss.heapAfterCollection === undefined
+        ? '.'
+        : `; the heap kept after a full collection ${soak.rss.heapAfterCollection.first.heapMiB} MiB at ${soak.rss.heapAfterCollection.first.t} s ` +
+          `and ${soak.rss.heapAfterCollection.last.heapMiB} MiB at ${soak.rss.heapAfterCollection.last.t} s (drift ${(soak.rss.heapAfterCollection.drift * 100).toFixed(1)} %).`), '')
   }
   if (report.goals.length > 0) {
     lines.push('| goal | figure | met |', '|---|---|---|')

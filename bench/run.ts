@@ -29,7 +29,7 @@ import {
   type BenchReport, type FloorTarget, type PerTarget, type Ratio, type ScaleReport, type ScenarioResult, type TargetName, type TargetSummary, type VisitorsReport
 } from './report.ts'
 import { goals } from './goals.ts'
-import { cartsRunOrder, fillCarts, settleDatabase, redisProbe, sampleRss, summarizeRss, waitForKeysGone } from './scale.ts'
+import { cartsRunOrder, collectionTimes, fillCarts, settleDatabase, redisProbe, sampleRss, summarizeRss, waitForKeysGone, type HeapSample } from './scale.ts'
 import { appClient, cartKeyOf, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
 import { createCartTokenSigner } from '../plugins/shop/index.ts'
 
@@ -143,7 +143,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     shortWindowMs: config.visitors > 0 ? config.visitorWindow * 1000 : null,
     poolSize: config.poolSize
   }
-  const app = await startChild<AppReady>('app server', './server.ts', appStart, cleanup, config.appNodeArgs)
+  // `--expose-gc`: the soak asks the app for two full collections and the heap each kept (./scale.ts).
+  const app = await startChild<AppReady>('app server', './server.ts', appStart, cleanup, ['--expose-gc', ...config.appNodeArgs])
   checkpoint()
   log(`app on ${app.ready.url}, limiter off on ${app.ready.unlimitedUrl} (pid ${app.pid}), ${app.ready.storage} storage, ${app.ready.rateCounter} rate counter`)
   const signer = createCartTokenSigner({ secrets: [secret] })
@@ -349,6 +350,14 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   if (soakItems.length > 0) {
     log(`soak: ${config.soak} s of mixed load (${SOAK_MIX.join(', ')}), app RSS sampled every second`)
     const sampler = sampleRss(app.pid!)
+    const soakStarted = Date.now()
+    // Under the load, at the end of the first minute after warm-up and near the end: a full collection, and the heap
+    // it kept.
+    const collections = collectionTimes(config.soak).map((at) => new Promise<void>((resolve) => { setTimeout(resolve, at * 1000).unref() })
+      .then(async (): Promise<HeapSample> => {
+        const bytes = await app.collectGarbage()
+        return { t: Math.round((Date.now() - soakStarted) / 100) / 10, heapMiB: Math.round(bytes / 1024 / 1024 * 10) / 10 }
+      }))
     const run = await runLoad(app.ready.url, soakItems[0]!.request, {
       connections: config.connections,
       duration: config.soak,
@@ -356,7 +365,11 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       signal
     })
     alive()
-    const rss = summarizeRss(sampler.stop(), config.soak)
+    const collected = await Promise.all(collections).then(([first, last]) => [first!, last!] as const, (error: unknown) => {
+      log(`soak: no full collection could be made (${String(error)})`)
+      return undefined
+    })
+    const rss = summarizeRss(sampler.stop(), config.soak, collected)
     scale.soak = {
       seconds: config.soak,
       mix: SOAK_MIX,
@@ -367,7 +380,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
       latencyMs: latencySummary(run.latencies),
       rss
     }
-    log(`soak: RSS ${rss.referenceMiB} MiB after warm-up, ${rss.minMiB}–${rss.maxMiB} MiB, ${rss.lastMiB} MiB at the end`)
+    log(`soak: RSS ${rss.referenceMiB} MiB after warm-up, ${rss.minMiB}–${rss.maxMiB} MiB, ${rss.lastMiB} MiB at the end` +
+      (rss.heapAfterCollection === undefined ? '' : `; heap after a full collection ${rss.heapAfterCollection.first.heapMiB} MiB at ${rss.heapAfterCollection.first.t} s, ${rss.heapAfterCollection.last.heapMiB} MiB at ${rss.heapAfterCollection.last.t} s`))
   }
 
   const failures = [

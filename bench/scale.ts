@@ -142,11 +142,29 @@ export interface RssSummary {
   lastMinuteFloorMiB: number
   /** (last minute's floor − first minute's floor) / first minute's floor. */
   floorDrift: number
+  /**
+   * The app's heap right after a full garbage collection the bench asked for, at the end of the first minute after
+   * warm-up and near the end of the run (`collectionTimes`): what the process keeps, which a leak raises, wherever the
+   * RSS's saw-tooth stands (V8 returns freed pages to the system later, not at the collection). Shown, not judged.
+   * Absent when the collections could not be made.
+   */
+  heapAfterCollection?: { first: HeapSample, last: HeapSample, drift: number }
+}
+
+export interface HeapSample {
+  /** Seconds since the start of the run. */
+  t: number
+  heapMiB: number
+}
+
+/** When the soak asks for a full collection: seconds after its start. */
+export function collectionTimes (seconds: number): [number, number] {
+  return [Math.min(seconds / 5 + FLOOR_WINDOW_SECONDS, seconds / 2), Math.max(seconds - 3, seconds / 2 + 1)]
 }
 
 const FLOOR_WINDOW_SECONDS = 60
 
-export function summarizeRss (samples: RssSample[], seconds: number): RssSummary {
+export function summarizeRss (samples: RssSample[], seconds: number, collected?: readonly [HeapSample, HeapSample]): RssSummary {
   const after = samples.filter((sample) => sample.t >= seconds / 5)
   const steady = after.length > 0 ? after : samples
   const reference = steady[0]?.rssMiB ?? 0
@@ -171,6 +189,9 @@ export function summarizeRss (samples: RssSample[], seconds: number): RssSummary
     spread: reference === 0 ? 0 : round((max - min) / reference),
     firstMinuteFloorMiB: firstFloor,
     lastMinuteFloorMiB: lastFloor,
-    floorDrift: firstFloor === 0 ? 0 : round((lastFloor - firstFloor) / firstFloor)
+    floorDrift: firstFloor === 0 ? 0 : round((lastFloor - firstFloor) / firstFloor),
+    ...(collected === undefined
+      ? {}
+      : { heapAfterCollection: { first: collected[0], last: collected[1], drift: round((collected[1].heapMiB - collected[0].heapMiB) / collected[0].heapMiB) } })
   }
 }
