@@ -351,8 +351,7 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     log(`soak: ${config.soak} s of mixed load (${SOAK_MIX.join(', ')}), app RSS sampled every second`)
     const sampler = sampleRss(app.pid!)
     const soakStarted = Date.now()
-    // Under the load, at the end of the first minute after warm-up and near the end: a full collection, and the heap
-    // it kept.
+    // Under the load, halfway through the warm-up and near the end: a full collection, and the heap it kept.
     const collections = collectionTimes(config.soak).map((at) => new Promise<void>((resolve) => { setTimeout(resolve, at * 1000).unref() })
       .then(async (): Promise<HeapSample> => {
         const bytes = await app.collectGarbage()

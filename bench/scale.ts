@@ -143,10 +143,9 @@ export interface RssSummary {
   /** (last minute's floor − first minute's floor) / first minute's floor. */
   floorDrift: number
   /**
-   * The app's heap right after a full garbage collection the bench asked for, at the end of the first minute after
-   * warm-up and near the end of the run (`collectionTimes`): what the process keeps, which a leak raises, wherever the
-   * RSS's saw-tooth stands (V8 returns freed pages to the system later, not at the collection). Shown, not judged.
-   * Absent when the collections could not be made.
+   * The app's heap right after a full garbage collection the bench asked for, halfway through the warm-up and near the
+   * end of the run (`collectionTimes`): what the process keeps, which a leak raises, wherever the RSS's saw-tooth
+   * stands. Shown, not judged. Absent when the collections could not be made.
    */
   heapAfterCollection?: { first: HeapSample, last: HeapSample, drift: number }
 }
@@ -157,9 +156,13 @@ export interface HeapSample {
   heapMiB: number
 }
 
-/** When the soak asks for a full collection: seconds after its start. */
+/**
+ * When the soak asks for a full collection: seconds after its start. The first, halfway through the warm-up, also
+ * settles the heap limit the runs before the soak left (docs/decisions.md, "The soak's RSS and the heap it keeps"),
+ * so the judged minutes start from the soak's own state; the second comes after the last minute's samples but three.
+ */
 export function collectionTimes (seconds: number): [number, number] {
-  return [Math.min(seconds / 5 + FLOOR_WINDOW_SECONDS, seconds / 2), Math.max(seconds - 3, seconds / 2 + 1)]
+  return [seconds / 10, Math.max(seconds - 3, seconds / 10 + 1)]
 }
 
 const FLOOR_WINDOW_SECONDS = 60
