@@ -69,16 +69,17 @@ export async function startChild<Ready> (name: string, entry: string, start: obj
       for (const waiting of pending.values()) waiting.reject(new Error(`${name} exited`))
       pending.clear()
     })
-    const sql = <Row>(statement: string, params: unknown[] = []): Promise<Row[]> => new Promise((resolve, reject) => {
+    /** Sends a call with the next id and resolves with the rows of its `CallResult`. */
+    const call = (message: Omit<SqlCall, 'id'> | Omit<GcCall, 'id'>): Promise<unknown[]> => new Promise((resolve, reject) => {
       const id = nextId++
-      pending.set(id, { resolve: resolve as (rows: unknown[]) => void, reject })
-      child.send({ type: 'sql', id, statement, params } satisfies SqlCall)
+      pending.set(id, { resolve, reject })
+      child.send({ ...message, id })
     })
-    const collectGarbage = (): Promise<number> => new Promise((resolve, reject) => {
-      const id = nextId++
-      pending.set(id, { resolve: (rows) => resolve(Number((rows[0] as { heapUsedBytes?: number } | undefined)?.heapUsedBytes)), reject })
-      child.send({ type: 'gc', id } satisfies GcCall)
-    })
+    const sql = async <Row>(statement: string, params: unknown[] = []): Promise<Row[]> => await call({ type: 'sql', statement, params }) as Row[]
+    const collectGarbage = async (): Promise<number> => {
+      const [row] = await call({ type: 'gc' }) as Array<{ heapUsedBytes?: number } | undefined>
+      return Number(row?.heapUsedBytes)
+    }
     return { name, ready, pid: child.pid, alive: () => !exitedAlready(child), stop, sql, collectGarbage }
   } catch (error) {
     await stop()

@@ -6,7 +6,7 @@
 import { ratioToFloor, type FloorTarget } from './floors.ts'
 import type { Goal, ScaleReport, ScenarioResult } from './report.ts'
 
-const pct = (value: number): string => `${(value * 100).toFixed(1)} %`
+export const pct = (value: number): string => `${(value * 100).toFixed(1)} %`
 const x = (value: number): string => `${value.toFixed(3)}×`
 
 /**

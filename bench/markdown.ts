@@ -5,7 +5,7 @@
  * floors (GET svc/v1/cart's bare+pg beside bare+redis) are listed under the table, with what each floor is. Without
  * floors the table is as before.
  */
-import { mib } from './goals.ts'
+import { mib, pct } from './goals.ts'
 import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, ratioToFloor } from './floors.ts'
 import type { BenchReport, ScenarioResult } from './report.ts'
 
@@ -86,13 +86,14 @@ export function markdownReport (report: BenchReport): string {
       `${visitors.keysGoneAfterMs === null ? '' : ` (all gone ${(visitors.keysGoneAfterMs / 1000).toFixed(1)} s after the load)`}.`, '')
   }
   if (soak !== undefined) {
+    const heap = soak.rss.heapAfterCollection
     lines.push(`**Mixed run, ${soak.seconds} s** (${soak.mix.join(', ')} in turn): ${integer.format(soak.requestsPerSecond)} req/s, ` +
       `p99 ${ms(soak.latencyMs.p99)} ms, ${soak.non2xx} non-2xx, ${soak.errors} errors; app RSS ${soak.rss.referenceMiB} MiB after warm-up, ` +
       `${soak.rss.minMiB}–${soak.rss.maxMiB} MiB, ${soak.rss.lastMiB} MiB at the end` +
-      (soak.rss.heapAfterCollection === undefined
+      (heap === undefined
         ? '.'
-        : `; the heap kept after a full collection ${soak.rss.heapAfterCollection.first.heapMiB} MiB at ${soak.rss.heapAfterCollection.first.t} s ` +
-          `and ${soak.rss.heapAfterCollection.last.heapMiB} MiB at ${soak.rss.heapAfterCollection.last.t} s (drift ${(soak.rss.heapAfterCollection.drift * 100).toFixed(1)} %).`), '')
+        : `; the heap kept after a full collection ${heap.first.heapMiB} MiB at ${heap.first.t} s and ${heap.last.heapMiB} MiB at ` +
+          `${heap.last.t} s (drift ${pct(heap.drift)}).`), '')
   }
   if (report.goals.length > 0) {
     lines.push('| goal | figure | met |', '|---|---|---|')

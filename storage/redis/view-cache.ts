@@ -267,8 +267,9 @@ export function createRedisViewCache (options: RedisViewCacheOptions): CartViewC
         return { view: cachedView(cart), versions: knownVersions(versions) }
       }
       const held = copies.get(key, view)
+      const seen = held?.versions ?? null
       const answer = await client.svcViewRead(cartKey(key), versionsKey, view, held === undefined ? '' : String(held.view.version),
-        held?.view.stamp ?? '', held?.versions == null ? '' : String(held.versions.catalogVersion), held?.versions == null ? '' : String(held.versions.settingsVersion))
+        held?.view.stamp ?? '', seen === null ? '' : String(seen.catalogVersion), seen === null ? '' : String(seen.settingsVersion))
       // The copy is current and the versions are the ones it was last answered with: Redis said so with one integer.
       if (answer === 0 && held !== undefined) return { view: held.view, versions: held.versions }
       if (answer === 0) throw new Error('the view cache answered a copy this instance does not hold')

@@ -11,6 +11,7 @@ import { markdownReport } from '../../bench/markdown.ts'
 import { svgChart } from '../../bench/chart.ts'
 import { ratios, type BenchReport, type PerTarget, type ScenarioResult, type TargetName, type TargetSummary } from '../../bench/report.ts'
 import { scenarios } from '../../bench/scenarios.ts'
+import { benchReport } from '../helpers/bench-report.ts'
 
 const scenario = (name: string) => {
   const found = scenarios.find((item) => item.name === name)
@@ -114,19 +115,7 @@ test('the goals: reads against bare, writes against bare+tx', async (t) => {
 })
 
 function report (results: ScenarioResult[]): BenchReport {
-  return {
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:01:00.000Z',
-    ok: true,
-    failures: [],
-    git: { commit: '0123456789abcdef', dirty: false },
-    machine: { cpu: 'cpu', cores: 2, availableParallelism: 2, memoryGiB: 8, os: 'os', node: 'v20', autocannon: '9', loadAverageAtStart: [0, 0, 0] },
-    storage: { backend: 'postgres', rateCounter: 'redis', detail: '' },
-    load: { tool: 'autocannon', connections: 50, pipelining: 1, durationSeconds: 5, rounds: 3, warmupSeconds: 2, order: '', processes: '', rateLimitMultiplier: 1, writePool: 1 },
-    scenarios: results,
-    scale: {},
-    goals: []
-  }
+  return benchReport({ scenarios: results })
 }
 
 test('the Markdown table shows each scenario\'s floor, and the other floors under it', async (t) => {

@@ -7,7 +7,8 @@ import { test } from 'tap'
 import { goals } from '../../bench/goals.ts'
 import { markdownReport } from '../../bench/markdown.ts'
 import { collectionTimes, summarizeRss, type RssSample } from '../../bench/scale.ts'
-import type { BenchReport, ScaleReport } from '../../bench/report.ts'
+import type { ScaleReport } from '../../bench/report.ts'
+import { benchReport } from '../helpers/bench-report.ts'
 
 // A saw-tooth whose troughs fall from 500 to 360 MiB over the run: the lowest samples of the minutes drift by -18 %.
 const samples: RssSample[] = Array.from({ length: 301 }, (_, t) => ({ t, rssMiB: (t % 40 === 0 ? 500 - t / 2 : 620) }))
@@ -39,18 +40,6 @@ test('the heap kept after the collections is shown beside the RSS verdict, which
 
 test('the report\'s mixed-run line gives the heap after each collection', async (t) => {
   const rss = summarizeRss(samples, 300, [{ t: 30.2, heapMiB: 90 }, { t: 297.1, heapMiB: 94.5 }])
-  const report: BenchReport = {
-    startedAt: '2026-01-01T00:00:00.000Z',
-    finishedAt: '2026-01-01T00:06:00.000Z',
-    ok: true,
-    failures: [],
-    git: { commit: '0123456789abcdef', dirty: false },
-    machine: { cpu: 'cpu', cores: 2, availableParallelism: 2, memoryGiB: 8, os: 'os', node: 'v20', autocannon: '9', loadAverageAtStart: [0, 0, 0] },
-    storage: { backend: 'postgres', rateCounter: 'redis', detail: '' },
-    load: { tool: 'autocannon', connections: 50, pipelining: 1, durationSeconds: 5, rounds: 3, warmupSeconds: 2, order: '', processes: '', rateLimitMultiplier: 1, writePool: 1 },
-    scenarios: [],
-    scale: soak(rss),
-    goals: []
-  }
+  const report = benchReport({ scale: soak(rss) })
   t.match(markdownReport(report), /heap kept after a full collection 90 MiB at 30\.2 s and 94\.5 MiB at 297\.1 s \(drift 5\.0 %\)/)
 })
