@@ -6,7 +6,7 @@
  */
 import { THROUGHPUT_GOALS } from './goals.ts'
 import { floorRatio } from './floors.ts'
-import type { BenchReport, Ratio, ScenarioResult, TargetSummary } from './report.ts'
+import type { BenchReport, Ratio, ScenarioResult, TargetSummary } from './report-types.ts'
 
 const WIDTH = 1000
 const ROW = 26

@@ -10,13 +10,10 @@
  * A scenario's floor, the one its ratio is judged against in the table, is bare+tx for a write, else bare+redis when
  * it ran, else bare+pg: reads are meant to reach the cheaper of the two. Every floor that ran keeps its own ratio.
  */
-import type { Ratio, ScenarioResult, TargetSummary } from './report.ts'
+import { TARGETS, type FloorTarget, type Ratio, type ScenarioResult, type TargetName, type TargetSummary } from './report-types.ts'
 import type { Scenario } from './scenarios.ts'
 
-/** Every target, in the order they run in a round; the floors only where a scenario has them. */
-export const TARGETS = ['app', 'bare', 'bare+pg', 'bare+redis', 'bare+tx'] as const
-export type TargetName = typeof TARGETS[number]
-export type FloorTarget = Exclude<TargetName, 'app' | 'bare'>
+export { TARGETS, type FloorTarget, type TargetName }
 export const FLOOR_TARGETS: readonly FloorTarget[] = ['bare+pg', 'bare+redis', 'bare+tx']
 
 /** What the run has to build floors on. */

@@ -4,7 +4,7 @@
  * writes (a goal against bare+tx is left out of a run without it, on PGlite).
  */
 import { ratioToFloor, type FloorTarget } from './floors.ts'
-import type { Goal, ScaleReport, ScenarioResult } from './report.ts'
+import type { Goal, ScaleReport, ScenarioResult } from './report-types.ts'
 
 export const pct = (value: number): string => `${(value * 100).toFixed(1)} %`
 const x = (value: number): string => `${value.toFixed(3)}×`

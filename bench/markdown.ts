@@ -7,7 +7,7 @@
  */
 import { mib, pct } from './goals.ts'
 import { FLOOR_NOTES, FLOOR_RULE, FLOOR_TARGETS, floorRatio, floorsIn, ratioToFloor } from './floors.ts'
-import type { BenchReport, ScenarioResult } from './report.ts'
+import type { BenchReport, ScenarioResult } from './report-types.ts'
 
 const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 })
 const ms = (value: number): string => value.toFixed(2)

@@ -8,7 +8,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto'
 import { BENCH_PRODUCT_FIRST_ID } from './catalog.ts'
-import type { FloorTarget } from './floors.ts'
+import type { FloorTarget } from './report-types.ts'
 import { expectStatus, send, type BenchRequest, type ProbeResponse } from './http.ts'
 
 export const STORE_API = '/wp-json/wc/store/v1'

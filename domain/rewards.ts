@@ -1,6 +1,9 @@
 import { addToCart, withLines } from './cart.ts'
 import type { Viewer } from './catalog.ts'
 import type { CartData, PricedCart, Product } from './types.ts'
+import type { RewardBasis, RewardKind, RewardOutcome, TierProgress } from './reward-outcome.ts'
+
+export type { RewardBasis, RewardKind, RewardOutcome, TierProgress }
 
 /**
  * Reward tiers: thresholds on what the cart is worth (or how many items it holds) that grant free shipping, a
@@ -9,18 +12,6 @@ import type { CartData, PricedCart, Product } from './types.ts'
  * progress bar and `extensions.svc` read the same outcome (`PricedCart.rewards`). So the meter can never say "free"
  * while shipping is charged: both come from one evaluation.
  */
-
-export type RewardKind = 'free_shipping' | 'percent_discount' | 'fixed_discount' | 'gift'
-
-/** What the thresholds measure. */
-export interface RewardBasis {
-  /** `subtotal`: money (minor units); `item_count`: the sum of the quantities. */
-  measure: 'subtotal' | 'item_count'
-  /** The subtotal after coupon and bundle discounts (rewards' own discounts never count). */
-  afterDiscounts: boolean
-  /** The subtotal with its tax. */
-  includeTax: boolean
-}
 
 export interface RewardTier {
   id: string
@@ -44,37 +35,6 @@ export interface RewardProgram {
   basis: RewardBasis
   /** In the order they are shown; evaluated by threshold. */
   tiers: readonly RewardTier[]
-}
-
-export interface TierProgress {
-  id: string
-  label: string
-  kind: RewardKind
-  threshold: number
-  amount: number
-  productId: number
-  /** The threshold is met and the conditions hold: the reward applies. */
-  reached: boolean
-  /** How much (minor units, or items) is still missing; 0 once the threshold is met. */
-  remaining: number
-  /** 0 to 1. */
-  progress: number
-  /** The threshold is met but the tier's conditions do not hold (or could not be evaluated). */
-  blocked: boolean
-}
-
-/** What a cart earns: the basis measured, each tier's progress, and the grants the totals apply. */
-export interface RewardOutcome {
-  measure: RewardBasis['measure']
-  basis: number
-  tiers: TierProgress[]
-  freeShipping: boolean
-  /** The one discount tier that applies: the reached discount tier with the highest threshold, or null. */
-  discount: { id: string, label: string, kind: 'percent_discount' | 'fixed_discount', amount: number } | null
-  /** The reached gift tiers: their products are added as locked lines at zero price. */
-  gifts: Array<{ id: string, label: string, productId: number }>
-  /** Tiers whose conditions could not be evaluated (granted nothing), for the caller to report. */
-  unevaluable: string[]
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RewardOutcome } from './rewards.ts'
+import type { RewardOutcome } from './reward-outcome.ts'
 /**
  * Shapes of the shop's domain. Plain data only: storage persists these as JSON and the pure functions in domain/
  * compute on them. Money is always an integer number of minor units (cents).

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { AnalyticsStore, SettingsStore } from '../../storage/types.ts'
-import type { CommercePort } from './commerce-port.ts'
+import type { CommercePort } from '../commerce-port/index.ts'
 
 export interface DrawerStores {
   /** The drawer's settings document. */

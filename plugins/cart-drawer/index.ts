@@ -10,7 +10,7 @@ import { storeApiExtensionPlugin } from '../store-api-extension/index.ts'
 import { svcFreePlugin } from '../svc-free/index.ts'
 import { svcProPlugin } from '../svc-pro/index.ts'
 import { commercePlugin, type DrawerStores } from './commerce-plugin.ts'
-import type { CommercePort } from './commerce-port.ts'
+import type { CommercePort } from '../commerce-port/index.ts'
 import { missingRoutes } from './specified-routes.ts'
 
 export interface CartDrawerOptions {
@@ -72,5 +72,5 @@ export { commercePlugin, type CommercePluginOptions, type DrawerStores } from '.
 export type {
   CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
-} from './commerce-port.ts'
-export { CartHooks, type CartHookName } from './cart-hooks.ts'
+} from '../commerce-port/index.ts'
+export { CartHooks, type CartHookName } from '../commerce-port/index.ts'

@@ -5,7 +5,7 @@ import type { SettingsProblems } from '../settings/index.ts'
 import type { Edition } from '../security/index.ts'
 import { REWARD_GROUP_PREFIX } from '../../domain/rewards.ts'
 import type { CartData, Product } from '../../domain/types.ts'
-import type { CartRewards } from '../cart-drawer/index.ts'
+import type { CartRewards } from '../commerce-port/index.ts'
 import { rewardEvaluator } from './program.ts'
 
 export interface RewardsPluginOptions {

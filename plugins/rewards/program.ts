@@ -4,7 +4,7 @@ import type { RewardEvaluator } from '../../domain/totals.ts'
 import type { Settings } from '../../schemas/settings.ts'
 import type { RewardTierSettings } from '../../schemas/settings-rewards.ts'
 import type { Edition } from '../security/index.ts'
-import type { Viewer } from '../cart-drawer/index.ts'
+import type { Viewer } from '../commerce-port/index.ts'
 
 /** The tiers an edition acts on: every tier in Pro; in Free the first free-shipping tier alone. */
 export function editionTiers (tiers: readonly RewardTierSettings[], edition: Edition): readonly RewardTierSettings[] {

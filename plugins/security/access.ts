@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { restError } from '../../errors/index.ts'
 import { isStorageUnavailable } from '../../storage/errors.ts'
-import type { CommercePort, Login } from '../cart-drawer/index.ts'
+import type { CommercePort, Login } from '../commerce-port/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-rules.ts'
 

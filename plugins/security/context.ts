@@ -1,4 +1,4 @@
-import type { CartReading, DrawerUser } from '../cart-drawer/index.ts'
+import type { CartReading, DrawerUser } from '../commerce-port/index.ts'
 import type { SvcRouteRules, SvcRouteSpec } from './route-rules.ts'
 
 /** Who is calling an `svc/v1` route, as the security plugin resolved it before the handler runs. */

@@ -11,8 +11,9 @@ import { isPlainObject } from '../../lib/index.ts'
  */
 export type Json = Record<string, unknown>
 
-/** `{path: message}`: every problem of a document, one message per path (`drawer_config.width_desktop`). */
-export type SettingsProblems = Record<string, string>
+import type { SettingsProblems } from './problems.ts'
+
+export type { SettingsProblems }
 
 /** Sets an own, enumerable property even for a key such as `__proto__` (which plain assignment would not create). */
 function define (target: Json, key: string, value: unknown): void {

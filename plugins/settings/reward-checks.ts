@@ -1,4 +1,4 @@
-import type { SettingsProblems } from './document.ts'
+import type { SettingsProblems } from './problems.ts'
 
 type Json = Record<string, unknown>
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value)

@@ -1,5 +1,5 @@
 import { validateConditions } from '../../domain/conditions/index.ts'
-import type { SettingsProblems } from './document.ts'
+import type { SettingsProblems } from './problems.ts'
 import { rewardProblems } from './reward-checks.ts'
 import { CATALOGS } from '../../i18n/catalogs.ts'
 import { overrideProblem } from '../../i18n/compile.ts'

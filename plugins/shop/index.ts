@@ -1,5 +1,4 @@
 import fp from 'fastify-plugin'
-import type { FastifyReply, FastifyRequest } from 'fastify'
 import cookie from '@fastify/cookie'
 import type { ShopConfig } from '../../domain/types.ts'
 import type { RateCounter, Storage } from '../../storage/types.ts'
@@ -7,17 +6,17 @@ import { AuthService, DEFAULT_SESSION_LIMITS, type SessionLimits } from './auth/
 import { OWASP_SCRYPT, PasswordHasher, type ScryptParams } from './auth/password.ts'
 import { installSessionRenewal } from './auth/session-cookie.ts'
 import { createNonceService } from './auth/nonce.ts'
-import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, UNLIMITED_LOGINS, type LoginLimits, type LoginThrottle } from './auth/login-limit.ts'
+import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, UNLIMITED_LOGINS, type LoginLimits } from './auth/login-limit.ts'
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
 import { CheckoutService } from './checkout/checkout-service.ts'
-import type { CommercePort } from '../cart-drawer/index.ts'
-import { clientAddressResolver, type ClientAddressOf } from '../security/index.ts'
+import { clientAddressResolver } from '../security/index.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
 import { createCommerce } from './commerce.ts'
+import type { Shop } from './shop.ts'
 import './filters/hooks.ts'
 import { FilterRegistry, type FilterCallback, type FilterRegistration } from './filters/registry.ts'
-import { createCartTokenSigner, type CartTokenSigner } from './session/cart-token.ts'
+import { createCartTokenSigner } from './session/cart-token.ts'
 import { cartRoutes } from './store-api/cart-routes.ts'
 import { storeApiCartRoutes } from './store-api/cart-api.ts'
 import { installCartScope } from './store-api/cart-scope.ts'
@@ -27,7 +26,6 @@ import { productRoutes } from './store-api/product-routes.ts'
 import { checkoutRoutes } from './store-api/checkout-routes.ts'
 import { orderRoutes } from './store-api/order-routes.ts'
 import { storeApiErrorHandler } from './store-api/error-handler.ts'
-import type { SerializeContext } from './store-api/serialize-product.ts'
 import { storefrontRoutes } from './storefront/routes.ts'
 import { createShopRateLimiter, type ShopRateLimiter, type ShopRateLimits } from './store-api/rate-limits.ts'
 import { scheduleSweep, type SweepOptions } from './maintenance/sweep.ts'
@@ -74,32 +72,7 @@ export interface ShopPluginOptions {
   sessions?: Partial<SessionLimits>
 }
 
-export interface Shop {
-  storage: Storage
-  carts: CartService
-  /** Places orders from carts (`wc/store/v1/checkout`). */
-  checkout: CheckoutService
-  cartTokens: CartTokenSigner
-  auth: AuthService
-  filters: FilterRegistry
-  extendSchema: ExtendSchema
-  serializeContext: SerializeContext
-  restRoot: string
-  homeUrl: string
-  siteUrl: string
-  /** The shop's clock (tests move it). */
-  now: () => Date
-  /** Login throttling (plugins/shop/auth/login-limit.ts): admits attempts, counts their outcomes. */
-  logins: LoginThrottle
-  /** How long a known-device cookie lasts. */
-  knownDeviceMs: number
-  /** The client address and its rate-limit bucket, as every limit finds it (trusted proxies from one source). */
-  clientOf: ClientAddressOf
-  /** The platform as the cart drawer sees it: pass it to `cartDrawer` as `commerce`. */
-  commerce: CommercePort
-  /** The Store API nonce a page embeds for its cookie-session writes (`Nonce` header); sets the cart cookie of a new guest. */
-  storeApiNonce: (request: FastifyRequest, reply: FastifyReply) => Promise<string>
-}
+export type { Shop }
 
 declare module 'fastify' {
   interface FastifyInstance {

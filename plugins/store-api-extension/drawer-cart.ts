@@ -7,7 +7,7 @@ import {
 import type { PricedLine } from '../../domain/types.ts'
 import { storeApiCode } from '../../errors/index.ts'
 import type { SettingsService } from '../settings/index.ts'
-import type { CartState, CommercePort } from '../cart-drawer/index.ts'
+import type { CartState, CommercePort } from '../commerce-port/index.ts'
 import { FilterIssues, type FilterErrorCapture } from './filter-issues.ts'
 import { CART_FILTER, checkCartExtension, checkPresentationRow, ITEM_FILTER, type OwnCartExtension } from './filter-output.ts'
 

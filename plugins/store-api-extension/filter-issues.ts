@@ -1,6 +1,6 @@
 import { ScopedContext } from '../../lib/index.ts'
 import type { FastifyBaseLogger } from 'fastify'
-import type { FilterErrorReporter } from '../cart-drawer/index.ts'
+import type { FilterErrorReporter } from '../commerce-port/index.ts'
 
 interface Issue {
   filter: string

@@ -4,7 +4,7 @@ import { conditionContext } from '../../domain/conditions/index.ts'
 import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates, type RecommendationStep } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import type { RecommendationsSettings } from '../../schemas/settings.ts'
-import type { CartState, CommercePort, Viewer } from '../cart-drawer/index.ts'
+import type { CartState, CommercePort, Viewer } from '../commerce-port/index.ts'
 import { RecommendationCache } from './recommendation-cache.ts'
 import { currencyBlock } from '../../domain/money.ts'
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { DrawerCartState } from '../../domain/drawer-state.ts'
 import { answersWithCart, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { sendJson } from './send-json.ts'
 
 /** The cart key the security plugin resolved from the Cart-Token (cart-session routes only). */

@@ -6,7 +6,7 @@ import {
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>

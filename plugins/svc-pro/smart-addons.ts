@@ -5,7 +5,7 @@ import { isAddonAddable } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { restError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 import { ADDON_GROUP_PREFIX, conditionsHold } from './visitor.ts'
 

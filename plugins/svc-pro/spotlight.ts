@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ConditionGroup } from '../../domain/conditions/index.ts'
 import { isRecommendationAddable } from '../../domain/recommendations.ts'
 import type { Product } from '../../domain/types.ts'
-import type { CartState, Viewer } from '../cart-drawer/index.ts'
+import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 import { conditionsHold } from './visitor.ts'
 

@@ -1,7 +1,7 @@
 import { conditionContext, evaluate, type ConditionGroup } from '../../domain/conditions/index.ts'
 import { computeDiscounts } from '../../domain/discounts.ts'
 import type { PricedCart, PricedLine } from '../../domain/types.ts'
-import type { Viewer } from '../cart-drawer/index.ts'
+import type { Viewer } from '../commerce-port/index.ts'
 
 export const ADDON_GROUP_PREFIX = 'addon:'
 

@@ -3,7 +3,7 @@ import { test, type Test } from 'tap'
 import { CartActionError, type CartState, type CommercePort, type StorefrontContext, type Viewer } from '../../app.ts'
 
 /**
- * The commerce port's contract (plugins/cart-drawer/commerce-port.ts): what any host must do for the cart drawer to
+ * The commerce port's contract (plugins/commerce-port/port.ts): what any host must do for the cart drawer to
  * work over it, checked through the port itself and through the host's own routes (its Cart-Tokens, its login, its
  * cart response). `test/port/reference-platform.test.ts` runs it against the reference platform,
  * `test/port/memory-shop.test.ts` against the example host (examples/memory-shop/). The expected values are written

@@ -1,4 +1,4 @@
-import type { DrawerFilterHooks } from '../../cart-drawer/index.ts'
+import type { DrawerFilterHooks } from '../../commerce-port/index.ts'
 
 /**
  * The filters the platform applies: the cart drawer's (the commerce port's `DrawerFilterHooks`: fragments, allowed

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { restError } from '../../../errors/index.ts'
 import type { RateCounter, RateHit, Storage } from '../../../storage/types.ts'
-import type { RateCount } from '../../cart-drawer/index.ts'
+import type { RateCount } from '../../commerce-port/index.ts'
 import { perHour, perMinute, type ClientAddressOf, type RateLimit } from '../../security/index.ts'
 import type { AuthService } from '../auth/auth-service.ts'
 import { requestUser } from '../auth/session-cookie.ts'

@@ -1,5 +1,5 @@
 import type { CartData } from '../../domain/types.ts'
-import type { CartReconciler, CartRewards, CartSnapshotter, CartState, LockedLines, Viewer } from './commerce-port.ts'
+import type { CartReconciler, CartRewards, CartSnapshotter, CartState, LockedLines, Viewer } from './port.ts'
 
 export type CartHookName = 'lockedLines' | 'reconcile' | 'snapshot' | 'rewards'
 type CartHook = LockedLines | CartReconciler | CartSnapshotter | CartRewards

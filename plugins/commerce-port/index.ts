@@ -1,0 +1,10 @@
+/**
+ * The commerce port: what the cart drawer asks of the shop it runs in (port.ts), and the hook registry a host keeps
+ * for the drawer's cart hooks (cart-hooks.ts). A leaf module: it imports only the domain's shapes, so the drawer's
+ * parts and every host import it without importing the drawer.
+ */
+export type {
+  CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards,
+  CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
+} from './port.ts'
+export { CartHooks, type CartHookName } from './cart-hooks.ts'
