@@ -1,27 +1,15 @@
 import neostandard from 'neostandard'
-
-/**
- * A plugin's `index.ts` is its only public surface: code in one plugin (or outside `plugins/`) may import another
- * plugin's `index.ts`, never its other files. A file `depth` folders below `plugins/<name>/` reaches another plugin
- * through `../` × (depth + 1); the rule refuses such a path unless it ends in `/index.ts`.
- */
-const PUBLIC_SURFACE = 'Import another plugin through its index.ts only: it is the plugin\'s public surface.'
-function pluginBoundary (prefix) {
-  return {
-    'no-restricted-imports': ['error', {
-      patterns: [{ regex: `^${prefix}(?!\\.\\.)[^/]+/(?!index\\.ts$).+`, message: PUBLIC_SURFACE }]
-    }]
-  }
-}
+import moduleBoundary from './eslint-rules/module-boundary.js'
 
 export default [
   ...neostandard({
     ts: true,
     ignores: ['dist/**', 'node_modules/**', '.tap/**', 'coverage/**', 'data/**']
   }),
-  { files: ['plugins/*/*.ts'], rules: pluginBoundary('\\.\\./') },
-  { files: ['plugins/*/*/*.ts'], rules: pluginBoundary('\\.\\./\\.\\./') },
-  { files: ['plugins/*/*/*/*.ts'], rules: pluginBoundary('\\.\\./\\.\\./\\.\\./') },
-  { files: ['*.ts'], rules: pluginBoundary('\\./plugins/') },
-  { files: ['config/**/*.ts', 'seed/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'storage/**/*.ts', 'lib/**/*.ts', 'examples/*/*.ts'], rules: pluginBoundary('(\\.\\./)+plugins/') }
+  {
+    // A module's index.ts is its only public surface (eslint-rules/module-boundary.js), client/ and test/ included.
+    files: ['**/*.ts'],
+    plugins: { svc: { rules: { 'module-boundary': moduleBoundary } } },
+    rules: { 'svc/module-boundary': 'error' }
+  }
 ]

@@ -53,7 +53,7 @@ try {
   await app.close()
   await storage.close()
   if (databaseUrl) {
-    const { createPostgresClient } = await import('../storage/postgres/client.ts')
+    const { createPostgresClient } = await import('../storage/postgres/index.ts')
     const admin = createPostgresClient({ connectionString: databaseUrl })
     await admin.query(`DROP SCHEMA "${schema}" CASCADE`)
     await admin.close()

@@ -147,7 +147,7 @@ try {
   await storage.close().catch(() => {})
   await rateCounter.close()
   if (databaseUrl) {
-    const { createPostgresClient } = await import('../storage/postgres/client.ts')
+    const { createPostgresClient } = await import('../storage/postgres/index.ts')
     const admin = createPostgresClient({ connectionString: databaseUrl })
     await admin.query(`DROP SCHEMA "${schema}" CASCADE`)
     await admin.close()

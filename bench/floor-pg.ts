@@ -7,7 +7,7 @@
  */
 import type { RouteHandlerMethod } from 'fastify'
 import { createPostgresClient } from '../storage/postgres/index.ts'
-import type { SqlClient } from '../storage/sql/client.ts'
+import type { SqlClient } from '../storage/index.ts'
 import type { BarePgDatabase, Baseline } from './ipc.ts'
 
 /** bare+pg's one statement: the stored snapshot of one cart, by primary key. */

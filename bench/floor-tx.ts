@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { RouteHandlerMethod } from 'fastify'
 import { createPostgresClient } from '../storage/postgres/index.ts'
-import type { SqlClient } from '../storage/sql/client.ts'
+import type { SqlClient } from '../storage/index.ts'
 import type { BarePgDatabase, Baseline } from './ipc.ts'
 
 const TABLE = 'bench_tx_carts'

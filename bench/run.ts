@@ -77,7 +77,7 @@ function redactedHost (url: string): string {
 }
 
 async function dropSchema (connectionString: string, schema: string): Promise<void> {
-  const { createPostgresClient } = await import('../storage/postgres/client.ts')
+  const { createPostgresClient } = await import('../storage/postgres/index.ts')
   const admin = createPostgresClient({ connectionString, queryTimeoutMillis: 10 * 60_000 })
   try {
     await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`)

@@ -14,9 +14,9 @@ import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop } from '../seed/seed.ts'
 import { createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 import { openPostgresClient } from '../storage/postgres/index.ts'
-import type { SqlClient, SqlSession } from '../storage/sql/client.ts'
-import { migrate } from '../storage/sql/migrations.ts'
-import { SqlStorage } from '../storage/sql/sql-storage.ts'
+import type { SqlClient, SqlSession } from '../storage/index.ts'
+import { migrate } from '../storage/index.ts'
+import { SqlStorage } from '../storage/index.ts'
 
 const databaseUrl = process.env.DATABASE_URL
 const redisUrl = process.env.REDIS_URL
@@ -106,7 +106,7 @@ try {
   monitor.disconnect()
   monitored.disconnect()
   await rateCounter.close()
-  const { createPostgresClient } = await import('../storage/postgres/client.ts')
+  const { createPostgresClient } = await import('../storage/postgres/index.ts')
   const admin = createPostgresClient({ connectionString: databaseUrl })
   await admin.query(`DROP SCHEMA "${schema}" CASCADE`)
   await admin.close()

@@ -1,4 +1,4 @@
-import type { DrawerPageConfig } from '../plugins/drawer-assets/page-config.ts'
+import type { DrawerPageConfig } from '../schemas/drawer-page-config.ts'
 import type { DrawerConfig, LauncherSettings } from '../schemas/settings.ts'
 import { ApiError, errorFrom } from './errors.ts'
 

@@ -1,4 +1,4 @@
-import type { DrawerPageConfig } from '../plugins/drawer-assets/page-config.ts'
+import type { DrawerPageConfig } from '../schemas/drawer-page-config.ts'
 import type { DrawerConfig, LauncherSettings } from '../schemas/settings.ts'
 import type { BehaviourSettings } from '../schemas/settings-behaviour.ts'
 import { Analytics } from './analytics.ts'

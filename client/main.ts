@@ -1,6 +1,6 @@
 import en from 'svc-i18n:en'
 import { resolveLocale, supportedLocale } from '../i18n/locales.ts'
-import { DRAWER_CONFIG_ID, type DrawerPageConfig } from '../plugins/drawer-assets/page-config.ts'
+import { DRAWER_CONFIG_ID, type DrawerPageConfig } from '../schemas/drawer-page-config.ts'
 import { Drawer } from './drawer.ts'
 import { I18n } from './i18n.ts'
 

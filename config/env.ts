@@ -1,5 +1,5 @@
 import { compileTrustedProxies } from '../plugins/security/index.ts'
-import { parseClusterNodes } from '../storage/redis/cluster-nodes.ts'
+import { parseClusterNodes } from '../storage/redis/index.ts'
 import type { LogFormat } from './logger.ts'
 
 /** The server's environment, read and validated once at start. Plugins never read `process.env`. */

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify'
-import { isStorageUnavailable } from '../storage/errors.ts'
+import { isStorageUnavailable } from '../storage/contract/index.ts'
 import { restError } from './codes.ts'
 import { RestError } from './rest-error.ts'
 

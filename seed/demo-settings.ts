@@ -1,4 +1,4 @@
-import type { Storage } from '../storage/types.ts'
+import type { Storage } from '../storage/contract/index.ts'
 
 const always = { match: 'all', conditions: [] }
 

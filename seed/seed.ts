@@ -1,5 +1,5 @@
 import { hashPassword, MANAGE_SHOP, OWASP_SCRYPT, type ScryptParams } from '../plugins/shop/index.ts'
-import type { Storage } from '../storage/types.ts'
+import type { Storage } from '../storage/contract/index.ts'
 import { demoCoupons, demoProducts } from './demo-catalog.ts'
 
 /** Seeds the demo shop once per database: a restart, or a second instance, keeps what is there. */

@@ -1,7 +1,7 @@
 import { cartProductIds } from '../domain/cart.ts'
 import type { CartData } from '../domain/types.ts'
-import { StorageUnavailableError } from './errors.ts'
-import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, WriteVersions } from './types.ts'
+import { StorageUnavailableError } from './contract/index.ts'
+import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, WriteVersions } from './contract/index.ts'
 
 /** The drawer's snapshot is the view named `svc`: the storage's own snapshot column backs it. */
 const SNAPSHOT_VIEW = 'svc'

@@ -3,13 +3,13 @@ import { createMemoryRateCounter, createMemoryStorage, MemoryStorage, type Memor
 import type { PgliteStorageOptions } from './pglite/index.ts'
 import { createPostgresStorage } from './postgres/index.ts'
 import { createRedisRateCounter, createRedisViewCache } from './redis/index.ts'
-import { createMemoryViewCache } from './memory/view-cache.ts'
+import { createMemoryViewCache } from './memory/index.ts'
 import { withCartViewCache } from './cached-storage.ts'
 import type { SqlStorage } from './sql/sql-storage.ts'
-import type { RateCounter, Storage } from './types.ts'
+import type { RateCounter, Storage } from './contract/index.ts'
 
-export type * from './types.ts'
-export { isStorageUnavailable, OrderConflictError, StaleReadError, StorageUnavailableError } from './errors.ts'
+export type * from './contract/index.ts'
+export { isStorageUnavailable, OrderConflictError, StaleReadError, StorageUnavailableError } from './contract/index.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
 export { createMemoryViewCache, createRedisViewCache, withCartViewCache }
 export type { MemoryStorageOptions, PgliteStorageOptions }
@@ -57,3 +57,6 @@ export function createRateCounter ({ redisUrl, redisClusterNodes }: { redisUrl: 
   if (redisClusterNodes) return createRedisRateCounter({ clusterNodes: redisClusterNodes })
   return redisUrl ? createRedisRateCounter({ url: redisUrl }) : createMemoryRateCounter()
 }
+export { SqlStorage } from './sql/sql-storage.ts'
+export { migrate, migrations } from './sql/migrations.ts'
+export type { QueryResult, SqlClient, SqlSession } from './sql/client.ts'

@@ -1,5 +1,5 @@
 import type { Order, Product } from '../domain/types.ts'
-import type { ProductQuery } from './types.ts'
+import type { ProductQuery } from './contract/index.ts'
 
 // Rules every backend applies the same way (SqlStorage in SQL, MemoryStorage in JavaScript).
 

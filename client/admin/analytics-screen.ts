@@ -1,4 +1,4 @@
-import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { AdminPageConfig } from '../../schemas/admin-page-config.ts'
 import type { AnalyticsSummary } from '../../schemas/svc-pro-analytics.ts'
 import type { AdminMessageId } from '../../i18n/admin/en.ts'
 import { h } from '../dom.ts'

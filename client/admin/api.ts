@@ -1,4 +1,4 @@
-import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { AdminPageConfig } from '../../schemas/admin-page-config.ts'
 import { h } from '../dom.ts'
 import { ApiError, errorFrom } from '../errors.ts'
 import { t } from './i18n.ts'

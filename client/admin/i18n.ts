@@ -1,7 +1,7 @@
 import en, { type AdminMessageId } from '../../i18n/admin/en.ts'
 import { compileCatalog } from '../../i18n/compile.ts'
 import { DEFAULT_LOCALE, type CompiledCatalog, type Locale } from '../../i18n/locales.ts'
-import type { AdminPageI18n } from '../../plugins/admin-screens/page-config.ts'
+import type { AdminPageI18n } from '../../schemas/admin-page-config.ts'
 import { append } from '../dom.ts'
 import { I18n, type Values } from '../i18n.ts'
 import type { Currency } from '../types.ts'

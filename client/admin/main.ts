@@ -1,4 +1,4 @@
-import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../schemas/admin-page-config.ts'
 import { AnalyticsScreen } from './analytics-screen.ts'
 import { loadWords } from './i18n.ts'
 import { wireLogin } from './login.ts'

@@ -1,4 +1,4 @@
-import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { AdminPageConfig } from '../../schemas/admin-page-config.ts'
 import { CATALOGS } from '../../i18n/catalogs.ts'
 import { compileCatalog, compileMessage } from '../../i18n/compile.ts'
 import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'

@@ -1,4 +1,4 @@
-import type { AdminPageConfig } from '../../plugins/admin-screens/page-config.ts'
+import type { AdminPageConfig } from '../../schemas/admin-page-config.ts'
 import type { DrawerConfig, LauncherSettings, Settings } from '../../schemas/settings.ts'
 import type { LanguageSettings } from '../../schemas/settings-language.ts'
 import type { BehaviourSettings } from '../../schemas/settings-behaviour.ts'

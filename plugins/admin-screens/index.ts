@@ -12,7 +12,7 @@ import type { Edition } from '../security/index.ts'
 import type { Login, StorefrontContext, StorefrontLink } from '../commerce-port/index.ts'
 import { platformCartUrl } from '../drawer-assets/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
-import type { AdminPageConfig, AdminScreen } from './page-config.ts'
+import type { AdminPageConfig, AdminScreen } from '../../schemas/admin-page-config.ts'
 import { ADMIN_CATALOG_PATH, adminLocale, compileAdminCatalogs, pageWords, type PageWords } from './i18n.ts'
 import {
   analyticsMain, loginMain, previewMain, refusedMain, renderAdminPage, settingsMain, type AdminAssets
@@ -236,6 +236,6 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   }, async (request, reply) => sendStaticAsset(request, reply, style, 'text/css; charset=utf-8'))
 }, { name: 'svc-admin-screens', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
-export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from './page-config.ts'
+export { ADMIN_CONFIG_ID, type AdminPageConfig, type AdminScreen } from '../../schemas/admin-page-config.ts'
 export { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 export { ADMIN_CATALOG_PATH } from './i18n.ts'

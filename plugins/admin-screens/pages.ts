@@ -1,7 +1,7 @@
 import { escapeHtml } from '../../domain/html.ts'
 import { jsonForScript } from '../../domain/json-script.ts'
 import type { PageWords } from './i18n.ts'
-import { ADMIN_CONFIG_ID, type AdminPageConfig } from './page-config.ts'
+import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../schemas/admin-page-config.ts'
 
 export interface AdminAssets {
   script: string

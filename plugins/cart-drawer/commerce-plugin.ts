@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { AnalyticsStore, SettingsStore } from '../../storage/types.ts'
+import type { AnalyticsStore, SettingsStore } from '../../storage/contract/index.ts'
 import type { CommercePort } from '../commerce-port/index.ts'
 
 export interface DrawerStores {

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { RateCounter } from '../../storage/types.ts'
+import type { RateCounter } from '../../storage/contract/index.ts'
 import { adminScreensPlugin } from '../admin-screens/index.ts'
 import { drawerAssetsPlugin } from '../drawer-assets/index.ts'
 import { fragmentsPlugin } from '../fragments/index.ts'

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
-import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/types.ts'
+import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/contract/index.ts'
 import type { RewardEvaluator } from '../../domain/totals.ts'
 
 /**

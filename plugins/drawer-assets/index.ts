@@ -12,7 +12,7 @@ import { compileCatalog, compileMessage } from '../../i18n/compile.ts'
 import { DEFAULT_LOCALE, LOCALES, type CompiledCatalog, type Locale } from '../../i18n/locales.ts'
 import type { LanguageSettings } from '../../schemas/settings-language.ts'
 import { BUNDLE_FILE, bundleClient } from './bundle.ts'
-import { DRAWER_CONFIG_ID, type DrawerPageConfig, type DrawerPageI18n } from './page-config.ts'
+import { DRAWER_CONFIG_ID, type DrawerPageConfig, type DrawerPageI18n } from '../../schemas/drawer-page-config.ts'
 
 export interface DrawerAssetsOptions {
   edition: Edition
@@ -148,5 +148,5 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
   fastify.addHook('onClose', async () => { remove() })
 }, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
-export { DRAWER_CONFIG_ID, type DrawerPageConfig } from './page-config.ts'
+export { DRAWER_CONFIG_ID, type DrawerPageConfig } from '../../schemas/drawer-page-config.ts'
 export { BUNDLE_FILE, MAX_GZIPPED_BYTES, bundleClient } from './bundle.ts'

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import { HealthSchema, NotReadySchema, ReadinessSchema } from '../../schemas/health.ts'
 import { PUBLIC_SECURITY } from '../openapi/index.ts'
-import type { RateCounter, Storage } from '../../storage/types.ts'
+import type { RateCounter, Storage } from '../../storage/contract/index.ts'
 
 export interface HealthPluginOptions {
   storage: Storage

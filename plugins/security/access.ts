@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify'
 import { restError } from '../../errors/index.ts'
-import { isStorageUnavailable } from '../../storage/errors.ts'
+import { isStorageUnavailable } from '../../storage/contract/index.ts'
 import type { CommercePort, Login } from '../commerce-port/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-rules.ts'

@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { RestError, restError, restErrorHandler } from '../../errors/index.ts'
-import type { RateCounter } from '../../storage/types.ts'
+import type { RateCounter } from '../../storage/contract/index.ts'
 import { resolveAccess } from './access.ts'
 import { applyCacheHeaders } from './cache-headers.ts'
 import { clientAddressResolver } from './client-ip.ts'

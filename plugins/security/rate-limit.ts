@@ -1,4 +1,4 @@
-import type { RateCounter, RateHit } from '../../storage/types.ts'
+import type { RateCounter, RateHit } from '../../storage/contract/index.ts'
 import type { RateLimit } from './route-rules.ts'
 
 export interface RateDecision {

@@ -1,4 +1,6 @@
 import type { FastifyRequest } from 'fastify'
+import type { Edition } from '../../schemas/edition.ts'
+
 /**
  * The rules an `svc/v1` route declares on itself, in its route options: `config.svc` gives its edition, access group
  * and rate limit, `bodyLimit` its largest body (write routes without one get `BODY_LIMITS.write`). The security
@@ -6,7 +8,7 @@ import type { FastifyRequest } from 'fastify'
  * same registered rules (`fastify.svcRoutes`).
  */
 
-export type Edition = 'free' | 'pro'
+export type { Edition }
 export type AccessGroup = 'cart' | 'admin' | 'public'
 export type HttpMethod = 'GET' | 'POST' | 'DELETE'
 

@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin'
-import type { SettingsStore } from '../../storage/types.ts'
+import type { SettingsStore } from '../../storage/contract/index.ts'
 import { SettingsService } from './settings-service.ts'
 
 export interface SettingsPluginOptions {

@@ -1,5 +1,5 @@
 import type { Settings } from '../../schemas/settings.ts'
-import type { SettingsStore } from '../../storage/types.ts'
+import type { SettingsStore } from '../../storage/contract/index.ts'
 import {
   deepMerge, defaultSettings, effectiveSettings, repairOverrides, settingsProblems,
   type Json, type SettingsProblems

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import type { CommercePort } from '../commerce-port/index.ts'
 import type { ClientAddressOf } from '../security/index.ts'
 import type { AuthService } from './auth/auth-service.ts'

@@ -5,7 +5,7 @@ import { ErrorBody } from '../../schemas/error.ts'
 import { CartConflictBody, cartErrors, CouponCodeBody, RemoveItemsBody } from '../../schemas/svc-free.ts'
 import { BODY_LIMITS, perMinute } from '../security/index.ts'
 import { restError } from '../../errors/index.ts'
-import { isStorageUnavailable } from '../../storage/errors.ts'
+import { isStorageUnavailable } from '../../storage/contract/index.ts'
 import { sendJson } from './send-json.ts'
 import { cartKeyOf, cartStateOf, changeCart, viewerOf } from './request-cart.ts'
 

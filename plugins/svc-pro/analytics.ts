@@ -7,7 +7,7 @@ import { restError } from '../../errors/index.ts'
 import {
   ANALYTICS_EVENT_TYPES, type AnalyticsEventInput, type AnalyticsEventType, type AnalyticsExport, type AnalyticsSummary
 } from '../../schemas/svc-pro-analytics.ts'
-import type { AnalyticsEvent, OrderAttribution, OrderAttributionShare } from '../../storage/types.ts'
+import type { AnalyticsEvent, OrderAttribution, OrderAttributionShare } from '../../storage/contract/index.ts'
 import { currencyBlock } from '../../domain/money.ts'
 
 const DAY_MS = 86_400_000

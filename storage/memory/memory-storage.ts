@@ -1,6 +1,6 @@
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
-import { OrderConflictError, StaleReadError, StorageUnavailableError } from '../errors.ts'
+import { OrderConflictError, StaleReadError, StorageUnavailableError } from '../contract/index.ts'
 import { ScopedContext } from '../../lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import { productSelection } from './product-match.ts'
@@ -9,7 +9,7 @@ import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
   OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, ProductPage, ProductQuery, RemovalFinish, RemovedCartLines, Session, Storage,
   StoredCart, StoredSettings, User, WriteVersions
-} from '../types.ts'
+} from '../contract/index.ts'
 
 export interface MemoryStorageOptions {
   /** Clock in milliseconds (cart timestamps); tests inject one. */

@@ -1,6 +1,6 @@
 import type { Product } from '../../domain/types.ts'
 import { DEFAULT_PRODUCT_TYPES } from '../rules.ts'
-import type { ProductCategoryTerm, ProductQuery } from '../types.ts'
+import type { ProductCategoryTerm, ProductQuery } from '../contract/index.ts'
 
 // `listProducts` of the memory storage: the same rules as storage/sql/product-query.ts, in JavaScript.
 

@@ -1,4 +1,4 @@
-import type { RateCounter, RateHit } from '../types.ts'
+import type { RateCounter, RateHit } from '../contract/index.ts'
 
 export interface MemoryRateCounterOptions {
   /** Clock in milliseconds; tests inject one to move time without sleeping. */

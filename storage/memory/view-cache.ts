@@ -1,4 +1,4 @@
-import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
+import type { CachedCartView, CartViewCache, WriteVersions } from '../contract/index.ts'
 
 export interface MemoryViewCacheOptions {
   /** Carts kept at most; the least recently filled goes first (default 10,000). */

@@ -2,7 +2,7 @@ import { migrate as runMigrations } from '../sql/migrations.ts'
 import { SqlStorage } from '../sql/sql-storage.ts'
 import { createPgliteClient, type PgliteClientOptions } from './client.ts'
 
-export { createPgliteClient, type PgliteClientOptions } from './client.ts'
+export { createPgliteClient, pgliteStartParams, type PgliteClientOptions } from './client.ts'
 
 export interface PgliteStorageOptions extends PgliteClientOptions {
   /** A directory for the database files, or `memory://` for a database that lives in memory only. */

@@ -1,6 +1,6 @@
 import { Cluster, ReplyError } from 'ioredis'
-import { StorageUnavailableError } from '../errors.ts'
-import type { RateCounter, RateHit } from '../types.ts'
+import { StorageUnavailableError } from '../contract/index.ts'
+import type { RateCounter, RateHit } from '../contract/index.ts'
 import { assertReady, closeRedisClient, createRedisClient, initialConnection, pingRedis, refreshClusterSlots } from './connection.ts'
 import type { RedisClient } from './connection.ts'
 

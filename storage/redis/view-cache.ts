@@ -1,5 +1,5 @@
 import { Cluster } from 'ioredis'
-import type { CachedCartView, CartViewCache, WriteVersions } from '../types.ts'
+import type { CachedCartView, CartViewCache, WriteVersions } from '../contract/index.ts'
 import { assertReady, closeRedisClient, createRedisClient, initialConnection, pingRedis, type RedisClient } from './connection.ts'
 
 export interface RedisViewCacheOptions {

@@ -1,5 +1,5 @@
 import type { CartData } from '../../domain/types.ts'
-import type { CartUpdate, RemovedCartLines, StoredCart, WriteVersions } from '../types.ts'
+import type { CartUpdate, RemovedCartLines, StoredCart, WriteVersions } from '../contract/index.ts'
 import type { SqlSession } from './client.ts'
 import { CATALOG_VERSION, VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'
 

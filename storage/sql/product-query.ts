@@ -1,5 +1,5 @@
 import { DEFAULT_PRODUCT_TYPES, productPaging } from '../rules.ts'
-import type { ProductQuery } from '../types.ts'
+import type { ProductQuery } from '../contract/index.ts'
 
 export interface ProductFilter {
   where: string

@@ -1,5 +1,5 @@
 import type { CartData, Coupon } from '../../domain/types.ts'
-import type { Session, StoredCart, User } from '../types.ts'
+import type { Session, StoredCart, User } from '../contract/index.ts'
 
 /** Row shapes as both pg and PGlite return them: jsonb parsed, timestamptz as Date, int8/numeric possibly strings. */
 export interface CartRow {

@@ -1,11 +1,11 @@
 import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
 import { stockByProduct, takeStock } from '../../domain/stock.ts'
 import { cartProductIds } from '../../domain/cart.ts'
-import { OrderConflictError, StaleReadError } from '../errors.ts'
+import { OrderConflictError, StaleReadError } from '../contract/index.ts'
 import type {
   AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartUpdate, CartUpdateOptions, OrderAttribution,
   OrderEffects, OrderQuery, RemovalFinish, RemovedCartLines, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
-} from '../types.ts'
+} from '../contract/index.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { migrate } from './migrations.ts'
 import { productFilter } from './product-query.ts'

@@ -5,9 +5,9 @@
  */
 import t from 'tap'
 import type { Coupon } from '../../domain/types.ts'
-import { withCartViewCache } from '../../storage/cached-storage.ts'
-import { createMemoryViewCache } from '../../storage/memory/view-cache.ts'
-import type { Storage } from '../../storage/types.ts'
+import { withCartViewCache } from '../../storage/index.ts'
+import { createMemoryViewCache } from '../../storage/memory/index.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { build } from '../helper.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 import { cartKeyOf } from '../helpers/security.ts'

@@ -4,9 +4,9 @@
  * goes to the view cache. What the statement cannot check (an owner, a locked line, gifts, the reconcilers) still holds.
  */
 import t from 'tap'
-import { withCartViewCache } from '../../storage/cached-storage.ts'
-import { createMemoryViewCache } from '../../storage/memory/view-cache.ts'
-import type { Storage } from '../../storage/types.ts'
+import { withCartViewCache } from '../../storage/index.ts'
+import { createMemoryViewCache } from '../../storage/memory/index.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { build } from '../helper.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 import { cartKeyOf } from '../helpers/security.ts'

@@ -2,8 +2,8 @@ import { test } from 'tap'
 import { problemsOf } from '../helpers/env-problems.ts'
 import { readEnv } from '../../config/env.ts'
 import { createRateCounter } from '../../storage/index.ts'
-import { parseClusterNodes } from '../../storage/redis/cluster-nodes.ts'
-import { createRedisClient } from '../../storage/redis/connection.ts'
+import { parseClusterNodes } from '../../storage/redis/index.ts'
+import { createRedisClient } from '../../storage/redis/index.ts'
 
 test('REDIS_CLUSTER_NODES: a comma-separated list of nodes, instead of REDIS_URL', async (t) => {
   t.equal(readEnv({}).redisClusterNodes, null, 'unset: no cluster')

@@ -1,6 +1,6 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { AppOptions } from '../../app.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { build, STORE_API, type Teardown } from '../helper.ts'
 
 export { TEST_SECRET, TEST_PASSWORD_HASHING, TEST_LONG_SESSIONS, SITE_URL, STORE_API } from '../helper.ts'

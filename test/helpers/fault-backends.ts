@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { createPostgresClient, createPostgresStorage, type PostgresStorageOptions } from '../../storage/postgres/index.ts'
-import type { SqlStorage } from '../../storage/sql/sql-storage.ts'
+import type { SqlStorage } from '../../storage/index.ts'
 import { startProxyFor, type TcpProxy } from './tcp-proxy.ts'
 
 export interface ProxiedPostgres {

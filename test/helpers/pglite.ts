@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createPgliteClient, createPgliteStorage } from '../../storage/pglite/index.ts'
-import type { SqlClient } from '../../storage/sql/client.ts'
-import type { SqlStorage } from '../../storage/sql/sql-storage.ts'
+import type { SqlClient } from '../../storage/index.ts'
+import type { SqlStorage } from '../../storage/index.ts'
 
 /**
  * Fresh PGlite databases for the tests, fast. A new `memory://` PGlite runs initdb (about two seconds of CPU, far

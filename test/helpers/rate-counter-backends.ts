@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { createRedisRateCounter } from '../../storage/redis/index.ts'
 import type { RedisRateCounterOptions } from '../../storage/redis/index.ts'
-import type { RateCounter } from '../../storage/types.ts'
+import type { RateCounter } from '../../storage/contract/index.ts'
 import { serviceUrl, skipWithout } from './services.ts'
 
 export interface RateCounterFixture {

@@ -1,7 +1,7 @@
 import { buildApp } from '../../app.ts'
 import type { Edition, SvcRouteSpec } from '../../plugins/security/index.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { TEST_SECRET } from './app.ts'
 
 /** Adding routes reads nothing: a storage that refuses every call shows it. */

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { createMemoryStorage } from '../../storage/memory/index.ts'
 import { createPostgresClient, createPostgresStorage, openPostgresClient } from '../../storage/postgres/index.ts'
-import type { SqlClient } from '../../storage/sql/client.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { SqlClient } from '../../storage/index.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { createTestPgliteStorage, createTestPgliteClient } from './pglite.ts'
 import { serviceUrl, skipWithout } from './services.ts'
 

@@ -3,7 +3,7 @@ import { buildApp } from '../../app.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop } from '../../seed/seed.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { SITE_URL, TEST_SECRET, type Teardown } from '../helper.ts'
 import type { StorageBackend } from './storage-backends.ts'
 

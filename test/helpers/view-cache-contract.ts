@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Test } from 'tap'
-import type { CartViewCache } from '../../storage/types.ts'
+import type { CartViewCache } from '../../storage/contract/index.ts'
 
 export const view = (version: number, body = `body of ${version}`) => ({ body, stamp: `stamp-${version}`, version })
 const V1 = { catalogVersion: 3, settingsVersion: 2 }

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { LINE_ORIGINS } from '../../domain/analytics-report.ts'
-import { CONDITION_TYPES } from '../../domain/conditions/catalog.ts'
+import { CONDITION_TYPES } from '../../domain/conditions/index.ts'
 import { ADMIN_CATALOGS } from '../../i18n/admin/catalogs.ts'
 import en, { ADMIN_MESSAGE_IDS, type AdminMessages } from '../../i18n/admin/en.ts'
 import { compileCatalog, placeholders } from '../../i18n/compile.ts'

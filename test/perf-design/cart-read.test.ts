@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { test } from 'tap'
 import type { CartLine } from '../../domain/types.ts'
 import { makeCoupon, makeProduct } from '../domain/fixtures.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 
 /** As `CartService.readSnapshot` decides: the snapshot while its stamp names the versions read with it, else null. */

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import { test, type Test } from 'tap'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { SITE_URL, STORE_API, TEST_PASSWORD_HASHING } from '../helpers/app.ts'
 import { report } from '../helpers/reliability-report.ts'
 import { buildSecurityApp, login, SVC, USERS } from '../helpers/security.ts'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { test } from 'tap'
-import type { Storage } from '../../storage/types.ts'
+import type { Storage } from '../../storage/contract/index.ts'
 import { STORE_API } from '../helpers/app.ts'
 import { buildSecurityApp, createSecurityStorage, login, newCartToken, SVC, USERS } from '../helpers/security.ts'
 

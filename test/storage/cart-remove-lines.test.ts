@@ -4,7 +4,7 @@
  */
 import { cartKey, contract, line } from './fixtures/contract.ts'
 import type { CartData } from '../../domain/types.ts'
-import type { RemovedCartLines, Storage } from '../../storage/types.ts'
+import type { RemovedCartLines, Storage } from '../../storage/contract/index.ts'
 
 const KEEP = async (removed: RemovedCartLines) => ({ result: removed })
 

@@ -3,7 +3,7 @@
  * (`CartUpdate.snapshot`): no lost update however the read and the write interleave, versions grow by one, and a
  * snapshot lives exactly as long as the version it was written with.
  */
-import { StaleReadError } from '../../storage/errors.ts'
+import { StaleReadError } from '../../storage/contract/index.ts'
 import { cartKey, contract, line, product } from './fixtures/contract.ts'
 
 contract('CartStore writes after a read', async (t, storage) => {

@@ -1,6 +1,6 @@
 /** The `CatalogStore` contract: products, coupons and the catalog's version, on every backend. */
 import type { Product } from '../../domain/types.ts'
-import type { ProductQuery } from '../../storage/types.ts'
+import type { ProductQuery } from '../../storage/contract/index.ts'
 import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
 
 contract('CatalogStore', async (t, storage) => {

@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { PGlite } from '@electric-sql/pglite'
-import { pgliteStartParams } from '../../storage/pglite/client.ts'
+import { pgliteStartParams } from '../../storage/pglite/index.ts'
 import { createTestPgliteClient, createTestPgliteStorage, TEST_PGLITE_SETTINGS } from '../helpers/pglite.ts'
 
 test('settings are added to PGlite\'s own start parameters, as -c name=value', async (t) => {

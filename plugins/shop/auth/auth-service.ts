@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { Session, Storage, User } from '../../../storage/types.ts'
+import type { Session, Storage, User } from '../../../storage/contract/index.ts'
 import type { NonceService } from './nonce.ts'
 import { PasswordHasher } from './password.ts'
 

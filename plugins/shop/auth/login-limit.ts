@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { restError } from '../../../errors/index.ts'
-import type { RateCounter, RateHit } from '../../../storage/types.ts'
+import type { RateCounter, RateHit } from '../../../storage/contract/index.ts'
 
 /**
  * Login throttling (OWASP's Authentication Cheat Sheet, "Login Throttling", and its device-cookie protocol). Three

@@ -1,6 +1,6 @@
 import { repeatWhileOpen } from '../../../lib/index.ts'
 import type { FastifyInstance } from 'fastify'
-import type { Storage } from '../../../storage/types.ts'
+import type { Storage } from '../../../storage/contract/index.ts'
 
 /**
  * The scheduled sweep: guest carts not written for longer than their lifetime, and sessions past their expiry, are

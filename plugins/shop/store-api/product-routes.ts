@@ -6,7 +6,7 @@ import { RestError } from '../../../errors/index.ts'
 import {
   ProductListResponses, ProductParams, ProductResponses, ProductSchema, ProductsQuery, RouteOptionsResponses
 } from '../../../schemas/store-api.ts'
-import type { ProductCategoryTerm, ProductOrderBy, ProductQuery } from '../../../storage/types.ts'
+import type { ProductCategoryTerm, ProductOrderBy, ProductQuery } from '../../../storage/contract/index.ts'
 import { PUBLIC_SECURITY } from '../../openapi/index.ts'
 import { productCategoryRoutes } from './product-category-routes.ts'
 import { invalidParams, routeOptions } from './route-support.ts'

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { restError } from '../../../errors/index.ts'
-import type { RateCounter, RateHit, Storage } from '../../../storage/types.ts'
+import type { RateCounter, RateHit, Storage } from '../../../storage/contract/index.ts'
 import type { RateCount } from '../../commerce-port/index.ts'
 import { perHour, perMinute, type ClientAddressOf, type RateLimit } from '../../security/index.ts'
 import type { AuthService } from '../auth/auth-service.ts'

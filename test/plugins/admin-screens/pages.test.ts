@@ -1,6 +1,6 @@
 import { test } from 'tap'
 import { ADMIN_CONFIG_ID, type AdminPageConfig } from '../../../plugins/admin-screens/index.ts'
-import { hashPassword } from '../../../plugins/shop/auth/password.ts'
+import { hashPassword } from '../../../plugins/shop/index.ts'
 import { seedDemoUsers } from '../../../seed/seed.ts'
 import { buildTestApp, TEST_PASSWORD_HASHING } from '../../helpers/app.ts'
 import { login, USERS } from '../../helpers/security.ts'

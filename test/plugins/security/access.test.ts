@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { buildApp } from '../../../app.ts'
 import { SVC_ROUTES } from '../../helpers/routes.ts'
-import { newCartKey } from '../../../plugins/shop/session/cart-key.ts'
+import { newCartKey } from '../../../plugins/shop/index.ts'
 import { demoShopConfig } from '../../../seed/demo-config.ts'
 import { createPostgresStorage } from '../../../storage/postgres/index.ts'
 import { SITE_URL, TEST_SECRET } from '../../helpers/app.ts'

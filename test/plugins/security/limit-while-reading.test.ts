@@ -4,7 +4,7 @@
  */
 import { test } from 'tap'
 import { createMemoryRateCounter } from '../../../storage/memory/index.ts'
-import type { RateCounter } from '../../../storage/types.ts'
+import type { RateCounter } from '../../../storage/contract/index.ts'
 import { STORE_API } from '../../helpers/app.ts'
 import { asGuest, buildSecurityApp, newCartToken, SVC } from '../../helpers/security.ts'
 

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify'
 import { test } from 'tap'
 import type { Product } from '../../../domain/types.ts'
 import { seedDemoShop } from '../../../seed/seed.ts'
-import type { Storage } from '../../../storage/types.ts'
+import type { Storage } from '../../../storage/contract/index.ts'
 import { build, SITE_URL, STORE_API } from '../../helper.ts'
 import { storageBackends } from '../../helpers/storage-backends.ts'
 

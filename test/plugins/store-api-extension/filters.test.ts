@@ -1,6 +1,6 @@
 import { test } from 'tap'
-import { serializeCart } from '../../../plugins/shop/store-api/serialize-cart.ts'
-import { defaultSettings } from '../../../plugins/settings/document.ts'
+import { serializeCart } from '../../../plugins/shop/index.ts'
+import { defaultSettings } from '../../../plugins/settings/index.ts'
 import { StoreApiClient } from '../../helpers/app.ts'
 import { buildLoggedApp, withFilter, type Json, type LogLine } from './helpers.ts'
 import { createTestPgliteStorage } from '../../helpers/pglite.ts'

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppOptions, FilterCallback, FilterName } from '../../../app.ts'
 import { cartItemKey } from '../../../domain/cart.ts'
 import type { Product } from '../../../domain/types.ts'
-import type { Storage } from '../../../storage/types.ts'
+import type { Storage } from '../../../storage/contract/index.ts'
 import { buildTestApp } from '../../helpers/app.ts'
 
 export type Json = Record<string, any>

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { test, type Test } from 'tap'
 import { seedDemoUsers } from '../../../seed/seed.ts'
-import type { Storage } from '../../../storage/types.ts'
+import type { Storage } from '../../../storage/contract/index.ts'
 import { buildTestApp, TEST_PASSWORD_HASHING } from '../../helpers/app.ts'
 import { Shopper, svcRequest, type Json } from '../../helpers/shopper.ts'
 import { asAdmin, login, neverExhaustedCounter, USERS, type Login } from '../../helpers/security.ts'

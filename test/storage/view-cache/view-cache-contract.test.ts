@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
 import t from 'tap'
-import { createMemoryViewCache } from '../../../storage/memory/view-cache.ts'
-import { createRedisViewCache } from '../../../storage/redis/view-cache.ts'
-import type { CartViewCache } from '../../../storage/types.ts'
+import { createMemoryViewCache } from '../../../storage/memory/index.ts'
+import { createRedisViewCache } from '../../../storage/redis/index.ts'
+import type { CartViewCache } from '../../../storage/contract/index.ts'
 import { view, viewCacheContract } from '../../helpers/view-cache-contract.ts'
 import { serviceUrl, skipWithout } from '../../helpers/services.ts'
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test, type Test } from 'tap'
 import { DEVICE_COOKIE } from '../../../../plugins/shop/index.ts'
 import { createMemoryRateCounter } from '../../../../storage/memory/index.ts'
-import type { RateCounter } from '../../../../storage/types.ts'
+import type { RateCounter } from '../../../../storage/contract/index.ts'
 import { buildSecurityApp, createSecurityStorage, expectErrorShape, HOUR, MINUTE, USERS } from '../../../helpers/security.ts'
 
 /**

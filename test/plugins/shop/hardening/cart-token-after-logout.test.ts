@@ -1,6 +1,6 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test } from 'tap'
-import type { Storage } from '../../../../storage/types.ts'
+import type { Storage } from '../../../../storage/contract/index.ts'
 import { build, createStorage, SITE_URL, STORE_API, SVC, type Backend } from '../../../helper.ts'
 import { cartKeyOf, login, logout, USERS, type Login } from '../../../helpers/security.ts'
 

@@ -3,7 +3,7 @@ import { test, type Test } from 'tap'
 import { SHOP_RATE_LIMITS } from '../../../../plugins/shop/index.ts'
 import { perHour, perMinute } from '../../../../plugins/security/index.ts'
 import { createMemoryRateCounter } from '../../../../storage/memory/index.ts'
-import type { Storage } from '../../../../storage/types.ts'
+import type { Storage } from '../../../../storage/contract/index.ts'
 import { build, buildPlatform, createStorage, STORE_API } from '../../../helper.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { test } from 'tap'
 import { newCartKey } from '../../../../plugins/shop/session/cart-key.ts'
 import { DEFAULT_SWEEP, sweepExpired } from '../../../../plugins/shop/index.ts'
-import type { Storage } from '../../../../storage/types.ts'
+import type { Storage } from '../../../../storage/contract/index.ts'
 import { backendSkip, build, createStorage, STORE_API, waitFor, type Backend } from '../../../helper.ts'
 import { storageBackends } from '../../../helpers/storage-backends.ts'
 

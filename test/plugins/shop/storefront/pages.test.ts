@@ -3,7 +3,7 @@ import { test, type Test } from 'tap'
 import { DEFAULT_DEMO_USERS } from '../../../../config/env.ts'
 import type { NewOrder } from '../../../../domain/types.ts'
 import { STOREFRONT_CART_SCRIPT, STOREFRONT_CART_SCRIPT_PATH } from '../../../../plugins/shop/storefront/cart-script.ts'
-import type { Storage } from '../../../../storage/types.ts'
+import type { Storage } from '../../../../storage/contract/index.ts'
 import { build, createStorage, SITE_URL, STORE_API } from '../../../helper.ts'
 
 /**

@@ -1,4 +1,4 @@
-import type { AnalyticsEvent, AnalyticsSummaryData } from '../../../../storage/types.ts'
+import type { AnalyticsEvent, AnalyticsSummaryData } from '../../../../storage/contract/index.ts'
 import { adminLogin, DAY, EVENT_TYPES, onEveryBackend, storedCount, summary, type Json } from './helpers.ts'
 
 /**

@@ -1,4 +1,4 @@
-import { StorageUnavailableError } from '../../../../storage/errors.ts'
+import { StorageUnavailableError } from '../../../../storage/contract/index.ts'
 import { asAdmin, asGuest, expectError, expectNoStore, login, USERS } from '../../../helpers/security.ts'
 import {
   adminLogin, adminRequest, counts, DAY, guestToken, onEveryBackend, postEvents, record, saveSettings, START, storedCount,

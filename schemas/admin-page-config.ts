@@ -1,6 +1,6 @@
-import type { CurrencyBlock } from '../../domain/money.ts'
-import type { Locale } from '../../i18n/locales.ts'
-import type { Edition } from '../security/index.ts'
+import type { CurrencyBlock } from '../domain/money.ts'
+import type { Locale } from '../i18n/locales.ts'
+import type { Edition } from './edition.ts'
 
 /**
  * What an admin page tells the admin script, as JSON in `<script type="application/json" id="svc-admin-config">`.

@@ -1,7 +1,7 @@
-import type { DrawerConfig, LauncherSettings } from '../../schemas/settings.ts'
-import type { BehaviourSettings } from '../../schemas/settings-behaviour.ts'
-import type { Edition } from '../security/index.ts'
-import type { CompiledCatalog, Locale } from '../../i18n/locales.ts'
+import type { DrawerConfig, LauncherSettings } from './settings.ts'
+import type { BehaviourSettings } from './settings-behaviour.ts'
+import type { Edition } from './edition.ts'
+import type { CompiledCatalog, Locale } from '../i18n/locales.ts'
 
 /**
  * What a storefront page tells the drawer script, as JSON in `<script type="application/json" id="svc-drawer-config">`.
