@@ -1,5 +1,5 @@
 import {
-  addToCart, applyCoupon, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
+  addToCart, applyCoupon, applyFollowUp, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
   removeLines, rewardsEarned, setLineQuantity, syncRewardGifts,
   type AddItemInput, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
@@ -167,16 +167,17 @@ export class ShopCarts implements CartsPort {
     return cart === undefined ? null : structuredClone(cart)
   }
 
-  /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
+  /**
+   * One change: the new data is stored with the next version, the drawer's `reconcile` hooks are told of it, and their
+   * follow-up (lines to remove, the bundle lines re-priced) is applied in a second write, with the gifts brought in
+   * step again.
+   */
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     await this.#hooks.rewards?.prepare(await this.#settingsVersion())
-    let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
-    const drop = await this.#hooks.reconcile(state, viewer)
-    if (drop.size > 0) {
-      const written = this.#write(key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => !drop.has(line.key)) }))
-      state = await this.#priceStored(key, written, viewer)
-    }
-    return state
+    const state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
+    const followUp = await this.#hooks.reconcile(state, viewer)
+    if (followUp === null) return state
+    return this.#priceStored(key, this.#write(key, viewer, (data) => applyFollowUp(data, followUp)), viewer)
   }
 
   #write (key: string, viewer: Viewer, change: (data: CartData) => CartData): StoredCart {
