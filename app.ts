@@ -131,7 +131,7 @@ export { settingsPlugin, SettingsService, type SettingsWriteResult, type Version
 export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
 export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
 export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
-export { cartDrawer, commercePlugin, CartHooks, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
+export { cartDrawer, commercePlugin, CartHooks, applyFollowUp, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
 export { svcFreePlugin } from './plugins/svc-free/index.ts'
 export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
@@ -141,7 +141,7 @@ export type { Storage, RateCounter } from './storage/contract/index.ts'
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards, CartExtension,
+  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards, CartExtension,
   FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './plugins/cart-drawer/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'

@@ -1,5 +1,5 @@
 import {
-  addToCart, applyCoupon, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
+  addToCart, applyCoupon, applyFollowUp, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
   removeLines, rewardsEarned, setLineQuantity, syncRewardGifts,
   type AddItemInput, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
@@ -46,9 +46,36 @@ export interface ShopCartsOptions {
 }
 
 /**
- * The tea shop's carts, kept in a Map by cart key, and its side of the port's `CartsPort`. Every change is one
- * synchronous read-modify-write of the Map (the domain functions are pure and the catalog is in memory), so no two
- * changes of one cart can interleave: the memory shop needs no lock. Snapshots are not kept (the port allows that).
+ * One lock per cart key: `run` waits for the key's earlier holders, then runs `task` alone for that key. A dozen lines
+ * written here rather than a mutex package, so the example depends on the drawer's package alone and shows all of
+ * what a host's lock must do. Not re-entrant, like most shops' locks (a database row lock, a Redis lock): a task that
+ * waited on its own key would wait forever, which is why the drawer never calls back into a cart operation from
+ * inside one (its hooks answer data, see `CartReconciler`).
+ */
+class CartLocks {
+  /** The tail of each key's queue: settles once the last task queued for the key has finished. */
+  readonly #tails = new Map<string, Promise<void>>()
+
+  async run<T> (key: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve()
+    let release!: () => void
+    const tail = new Promise<void>((resolve) => { release = resolve })
+    this.#tails.set(key, tail)
+    await previous
+    try {
+      return await task()
+    } finally {
+      release()
+      // The last holder leaves no entry behind.
+      if (this.#tails.get(key) === tail) this.#tails.delete(key)
+    }
+  }
+}
+
+/**
+ * The tea shop's carts, kept in a Map by cart key, and its side of the port's `CartsPort`. Every change holds the
+ * cart's lock from its read to its follow-up write, the drawer's hooks included (`#change`): the place a shop with a
+ * database would hold its row lock or transaction. Snapshots are not kept (the port allows that).
  */
 export class ShopCarts implements CartsPort {
   readonly #carts = new Map<string, StoredCart>()
@@ -57,6 +84,7 @@ export class ShopCarts implements CartsPort {
   readonly #now: () => Date
   readonly #settingsVersion: () => Promise<number>
   readonly #hooks = new CartHooks()
+  readonly #locks = new CartLocks()
 
   constructor (options: ShopCartsOptions) {
     this.#catalog = options.catalog
@@ -167,16 +195,20 @@ export class ShopCarts implements CartsPort {
     return cart === undefined ? null : structuredClone(cart)
   }
 
-  /** One change: the new data is stored with the next version; the reconciler's lines go in a second write. */
+  /**
+   * One change, under the cart's lock from start to end: the new data is stored with the next version, the drawer's
+   * `reconcile` hooks are told of it, and their follow-up (lines to remove, the bundle lines re-priced) is applied in a
+   * second write, with the gifts brought in step again. The hooks only answer data, never call back into these
+   * operations, so running them under the lock is safe.
+   */
   async #change (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
     await this.#hooks.rewards?.prepare(await this.#settingsVersion())
-    let state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
-    const drop = await this.#hooks.reconcile(state, viewer)
-    if (drop.size > 0) {
-      const written = this.#write(key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => !drop.has(line.key)) }))
-      state = await this.#priceStored(key, written, viewer)
-    }
-    return state
+    return this.#locks.run(key, async () => {
+      const state = await this.#priceStored(key, this.#write(key, viewer, change), viewer)
+      const followUp = await this.#hooks.reconcile(state, viewer)
+      if (followUp === null) return state
+      return this.#priceStored(key, this.#write(key, viewer, (data) => applyFollowUp(data, followUp)), viewer)
+    })
   }
 
   #write (key: string, viewer: Viewer, change: (data: CartData) => CartData): StoredCart {

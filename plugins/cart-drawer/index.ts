@@ -70,7 +70,7 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
 export { addedRoutes, specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type {
-  CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, LockedLines, CartSnapshotter, CartRewards,
+  CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from '../commerce-port/index.ts'
-export { CartHooks, type CartHookName } from '../commerce-port/index.ts'
+export { CartHooks, applyFollowUp, type CartHookName } from '../commerce-port/index.ts'

@@ -1,8 +1,29 @@
 import type { CartData } from '../../domain/types.ts'
-import type { CartReconciler, CartRewards, CartSnapshotter, CartState, LockedLines, Viewer } from './port.ts'
+import type { CartFollowUp, CartReconcileAnswer, CartReconciler, CartRewards, CartSnapshotter, CartState, LockedLines, Viewer } from './port.ts'
 
 export type CartHookName = 'lockedLines' | 'reconcile' | 'snapshot' | 'rewards'
 type CartHook = LockedLines | CartReconciler | CartSnapshotter | CartRewards
+
+/**
+ * Applies a reconciler's follow-up to a cart's data: the lines it removes, then its change. Pure: a host calls it
+ * inside its follow-up write (under its lock, if it holds one) with the data as that write finds it.
+ */
+export function applyFollowUp (data: CartData, followUp: CartFollowUp): CartData {
+  const { remove, change } = followUp
+  const kept = remove === undefined || remove.size === 0 ? data : { ...data, lines: data.lines.filter((line) => !remove.has(line.key)) }
+  return change === undefined ? kept : change(kept)
+}
+
+function isKeySet (answer: CartFollowUp | ReadonlySet<string>): answer is ReadonlySet<string> {
+  return typeof (answer as ReadonlySet<string>).has === 'function'
+}
+
+/** A reconciler's answer as a follow-up (a set of keys is short for `{ remove }`), or null when it asks for nothing. */
+function followUpOf (answer: CartReconcileAnswer): CartFollowUp | null {
+  if (answer === null) return null
+  const followUp: CartFollowUp = isKeySet(answer) ? { remove: answer } : answer
+  return (followUp.remove?.size ?? 0) === 0 && followUp.change === undefined ? null : followUp
+}
 
 /**
  * The declared cart hooks of the commerce port, kept for a host: its `carts.addHook` can delegate here, and its own
@@ -66,10 +87,20 @@ export class CartHooks {
     return new Set(this.#lockers.flatMap((locker) => [...locker(data)]))
   }
 
-  /** The union of the `reconcile` hooks' answers: the lines to remove after a change. */
-  async reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
-    if (this.#reconcilers.length === 0) return new Set()
-    const drops = await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))
-    return drops.length === 1 ? drops[0]! : new Set(drops.flatMap((drop) => [...drop]))
+  /**
+   * The `reconcile` hooks' answers merged into one follow-up (the keys every one removes, then each one's change in the
+   * order they were added), or null when none asks for anything: the host's follow-up write applies it
+   * (`applyFollowUp`). The hooks only read, so this may run under the host's lock.
+   */
+  async reconcile (state: CartState, viewer: Viewer): Promise<CartFollowUp | null> {
+    if (this.#reconcilers.length === 0) return null
+    const answers = (await Promise.all(this.#reconcilers.map((reconcile) => reconcile(state, viewer)))).flatMap((answer) => followUpOf(answer) ?? [])
+    if (answers.length <= 1) return answers[0] ?? null
+    const remove = new Set(answers.flatMap((answer) => [...answer.remove ?? []]))
+    const changes = answers.flatMap((answer) => answer.change ?? [])
+    return {
+      ...(remove.size === 0 ? {} : { remove }),
+      ...(changes.length === 0 ? {} : { change: (data: CartData) => changes.reduce((changed, change) => change(changed), data) })
+    }
   }
 }

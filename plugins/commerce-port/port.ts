@@ -26,6 +26,13 @@ import type { RewardEvaluator } from '../../domain/totals.ts'
  * `lockedLines` hooks name and run the `reconcile` hooks after every change, as `removeItems` does; the drawer's
  * browser script reads and changes quantities through the Store API cart routes (`{restRoot}wc/store/v1/cart`,
  * `cart/update-item`).
+ *
+ * The drawer never calls back into a host operation from inside one: its hooks only read and answer data, so a host
+ * may run them inside its per-cart lock or transaction. After every cart change the host asks the `reconcile` hooks
+ * (`CartHooks.reconcile` merges their answers) and, when they answer a `CartFollowUp`, applies it to the cart as it
+ * then stands in one follow-up write (`applyFollowUp`, then its usual gift and coupon checks), under the same lock if it
+ * holds one, and answers the cart as that write leaves it. Everything else the drawer does to a cart (its own
+ * routes' `changeAsService`) starts from a request, never from a hook.
  */
 export interface CommercePort {
   /** The REST root, starting and ending with a slash (`/wp-json/`). */
@@ -151,7 +158,10 @@ export interface CartsPort {
   removeItemsUnread? (key: string, itemKeys: readonly string[], viewer: Viewer): Promise<CartState>
   applyCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
   removeCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
-  /** A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction. */
+  /**
+   * A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction, followed
+   * by the `reconcile` hooks as any change. The drawer calls it from its own routes only, never from inside a hook.
+   */
   changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState>
 
   /** Which lines are locked (the union of the `lockedLines` hooks: only the drawer's own controls change them). */
@@ -160,9 +170,10 @@ export interface CartsPort {
   readonly lockedLinesGeneration: number
   /**
    * The declared hooks, each returning a function that removes it: `lockedLines` names lines only the drawer may
-   * change; `reconcile` runs after every change and names lines to remove in a second write; `snapshot` (a shop may
-   * refuse it by throwing: then every read prices the cart) makes the bytes a later read may send as they are;
-   * `rewards` (one at most) is the drawer's reward program, which the host's totals must apply (see `CartRewards`).
+   * change; `reconcile` runs after every change and answers the follow-up the host applies in a second write
+   * (`CartFollowUp`); `snapshot` (a shop may refuse it by throwing: then every read prices the cart) makes the bytes a
+   * later read may send as they are; `rewards` (one at most) is the drawer's reward program, which the host's totals
+   * must apply (see `CartRewards`).
    */
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
@@ -229,13 +240,31 @@ export interface Viewer {
 }
 
 /**
- * Told after every cart change, with the new state: returns the keys of lines that must go (for example add-ons
- * whose conditions no longer hold), which are then removed in a second write. After a non-empty answer the host
- * answers the cart as that second write leaves it; a key no line has removes nothing. A reconciler that changed the
- * cart itself through `changeAsService` (the bundles re-pricing their lines) answers such a key, so the change's
- * answer is the re-priced cart.
+ * What the drawer wants done to a cart after a change, as data the host applies itself: `remove` first, then `change`.
+ * An empty follow-up (neither) asks for nothing.
  */
-export type CartReconciler = (state: CartState, viewer: Viewer) => ReadonlySet<string> | Promise<ReadonlySet<string>>
+export interface CartFollowUp {
+  /** Keys of lines that must go (an add-on whose conditions no longer hold); a key no line has removes nothing. */
+  remove?: ReadonlySet<string>
+  /**
+   * A change of the drawer's own marked lines (the bundle lines' discounts), given the cart's data as the follow-up
+   * write finds it: pure and quick (no I/O, no call into the host), it may run under the host's lock; it answers its
+   * argument when nothing is to change.
+   */
+  change?: (data: CartData) => CartData
+}
+
+/**
+ * Told after every cart change, with the new state; reads only. Answers what must follow: a `CartFollowUp`, or the
+ * keys of lines that must go (short for `{ remove }`), or null for nothing. The host applies the answers of every
+ * reconciler (merged by `CartHooks.reconcile`) in one follow-up write of the same cart (`applyFollowUp`), under the
+ * lock it held for the change if it holds one, and answers the cart as that write leaves it. The follow-up write is
+ * not reconciled again. A reconciler never changes a cart itself: a host may run it inside its per-cart lock.
+ */
+export type CartReconciler = (state: CartState, viewer: Viewer) => CartReconcileAnswer | Promise<CartReconcileAnswer>
+
+/** A reconciler's answer: a follow-up, the keys of lines to remove, or null (nothing to do). */
+export type CartReconcileAnswer = CartFollowUp | ReadonlySet<string> | null
 
 /**
  * The drawer's reward tiers, as the host's totals apply them. On every pricing the host passes `evaluator(viewer,

@@ -6,7 +6,7 @@ import {
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../commerce-port/index.ts'
+import type { CartFollowUp, CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>
@@ -18,16 +18,11 @@ export interface BundleVariationChoice {
 }
 
 /**
- * A key no cart line has (line keys are 32 hex characters): what the bundles' reconciler answers after it re-priced
- * the cart itself, so the host's second write removes nothing and it answers the cart as it then stands.
- */
-export const REPRICED = 'svc:bundles-repriced'
-
-/**
  * The bundle builder: bundle definitions from the settings, offered with the products that can fill their slots
  * now, and added to a cart as discounted lines in one transaction. Bundle lines are ordinary lines for the shopper
- * (not locked); after every cart change `reconcile` re-prices them, so a bundle's discount applies only to the
- * units that still form complete bundles (domain/bundles.ts `repriceBundleLines`).
+ * (not locked); after every cart change `reconcile` answers their re-pricing, which the host applies in its follow-up
+ * write, so a bundle's discount applies only to the units that still form complete bundles (domain/bundles.ts
+ * `repriceBundleLines`).
  */
 export class BundleBuilder {
   readonly #fastify: FastifyInstance
@@ -128,24 +123,18 @@ export class BundleBuilder {
   }
 
   /**
-   * After every cart change (the commerce port's `reconcile` hook): the bundle lines' discounts as the bundles' rules
-   * say now. When some line's discount must change, the cart is re-priced in a write of its own (computed again under
-   * the cart's lock) and `REPRICED` is answered, so the host answers the re-priced cart. Lines the platform left out of
-   * the priced cart fill no slot. A failed write is logged and the change stands (the next change re-prices).
+   * After every cart change (the commerce port's `reconcile` hook): when some bundle line's discount must change, the
+   * re-pricing as a follow-up the host applies in its own follow-up write (computed again there, on the cart as that
+   * write finds it); null when every discount is as the bundles' rules say. Lines the platform left out of the priced
+   * cart fill no slot. Reads only: it never writes the cart, so a host may run it under its cart lock.
    */
-  async reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
+  async reconcile (state: CartState): Promise<CartFollowUp | null> {
     const data = state.stored?.data
-    if (data === undefined || !data.lines.some((line) => line.group?.startsWith(BUNDLE_GROUP_PREFIX))) return new Set()
+    if (data === undefined || !data.lines.some((line) => line.group?.startsWith(BUNDLE_GROUP_PREFIX))) return null
     const bundles = await this.#configured()
     const priced = new Set(state.priced.lines.map(({ line }) => line.key))
     const excluded = new Set(data.lines.filter((line) => !priced.has(line.key)).map((line) => line.key))
-    if (repriceBundleLines(data, bundles, excluded) === data) return new Set()
-    try {
-      await this.#fastify.commerce.carts.changeAsService(state.key, viewer, (current) => repriceBundleLines(current, bundles, excluded))
-    } catch (error) {
-      this.#fastify.log.warn({ err: error, cart: state.key }, 'bundles: re-pricing the cart failed')
-      return new Set()
-    }
-    return new Set([REPRICED])
+    if (repriceBundleLines(data, bundles, excluded) === data) return null
+    return { change: (current) => repriceBundleLines(current, bundles, excluded) }
   }
 }

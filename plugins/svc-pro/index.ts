@@ -19,7 +19,7 @@ export const svcProPlugin = fp(async (fastify) => {
   const removeHooks = [
     carts.addHook('lockedLines', addonLineKeys),
     carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer)),
-    carts.addHook('reconcile', (state, viewer) => bundles.reconcile(state, viewer))
+    carts.addHook('reconcile', (state) => bundles.reconcile(state))
   ]
   fastify.addHook('onClose', async () => { for (const remove of removeHooks) remove() })
   await fastify.register(async (svc) => {

@@ -5,7 +5,7 @@ import { isAddonAddable } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { restError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../commerce-port/index.ts'
+import type { CartFollowUp, CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 import { ADDON_GROUP_PREFIX, conditionsHold } from './visitor.ts'
 
@@ -84,15 +84,19 @@ export class SmartAddons {
     })
   }
 
-  /** Add-on lines that must go after a cart change: unknown or disabled add-ons, and conditions that stopped holding. */
-  async reconcile (state: CartState, viewer: Viewer): Promise<ReadonlySet<string>> {
+  /**
+   * After a cart change (the commerce port's `reconcile` hook): the add-on lines that must go, as a follow-up the host
+   * applies (unknown or disabled add-ons, and conditions that stopped holding); null when none. Reads only.
+   */
+  async reconcile (state: CartState, viewer: Viewer): Promise<CartFollowUp | null> {
     const lines = state.priced.lines.filter((priced) => priced.line.group?.startsWith(ADDON_GROUP_PREFIX))
-    if (lines.length === 0) return new Set()
+    if (lines.length === 0) return null
     const addons = new Map((await this.#configured()).map((addon) => [groupOf(addon.id), addon]))
     const now = this.#fastify.commerce.now()
-    return new Set(lines.filter(({ line }) => {
+    const remove = new Set(lines.filter(({ line }) => {
       const addon = addons.get(line.group!)
       return addon === undefined || !conditionsHold(addon.conditions, state.priced, viewer, now)
     }).map(({ line }) => line.key))
+    return remove.size === 0 ? null : { remove }
   }
 }

@@ -9,7 +9,7 @@ import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, RemovalFinish, RemovedCartLines, Storage, StoredCart, WriteVersions } from '../../../storage/contract/index.ts'
 import { StaleReadError } from '../../../storage/contract/index.ts'
-import { CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
+import { applyFollowUp, CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import { restError } from '../../../errors/index.ts'
 
@@ -33,7 +33,7 @@ function snapshotStamp (snapshotKey: string, versions: WriteVersions): string {
 
 /**
  * How a removal without a read ended: done (the state to answer), a locked line removed (`before`: the cart as it was),
- * or in need of a second write (gifts earned, a reconciler's lines).
+ * or in need of a second write (gifts earned, a reconciler's follow-up).
  */
 type UnreadRemoval = { kind: 'done', state: CartState } | { kind: 'locked', before: CartData } | { kind: 'again' }
 
@@ -77,8 +77,8 @@ export class CartService {
 
   /**
    * The declared hooks of the commerce port: which lines are locked against the shopper's changes (`lockedLines`),
-   * what must go after every change (`reconcile`), how a cart's snapshot is made (`snapshot`, one at most). Returns
-   * a function that removes the hook.
+   * what follows every change (`reconcile`, applied by this service's follow-up write), how a cart's snapshot is made
+   * (`snapshot`, one at most). Returns a function that removes the hook.
    */
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void
@@ -294,7 +294,7 @@ export class CartService {
    * lines inside the database (`Storage.removeCartLines`) when the cart is a guest's, has no coupon and no reward line
    * and holds every key, and the changed cart is priced from the products this instance holds. What the statement
    * cannot know is checked after it, on the cart as it was: a locked line puts the removed lines back, and the change
-   * is then refused as `removeItems` refuses it; a gift the change earns, or a line a reconciler drops, is a second
+   * is then refused as `removeItems` refuses it; a gift the change earns, or a reconciler's follow-up, is a second
    * write, as after any change. Any other cart (a user's, with coupons, missing a key, not stored) is changed the usual
    * way, by `removeItems`.
    */
@@ -309,7 +309,7 @@ export class CartService {
       await this.#storage.updateCart(key, (current) => ({ data: restoreLines(current.data, result.before, itemKeys), result: null }))
       return this.removeItems(key, itemKeys, viewer)
     }
-    // The gifts and the reconcilers' lines brought in step by a write of the cart as it stands.
+    // The gifts and the reconcilers' follow-up brought in step by a write of the cart as it stands.
     return this.#change(key, viewer, (data) => data)
   }
 
@@ -328,7 +328,7 @@ export class CartService {
       if (JSON.stringify(synced.lines) !== JSON.stringify(cart.data.lines)) return { result: { kind: 'again' } }
     }
     const state: CartState = { ...this.#priced(cart.key, cart, products, new Map(), ids, viewer), ...versions }
-    if ((await this.#hooks.reconcile(state, viewer)).size > 0) return { result: { kind: 'again' } }
+    if ((await this.#hooks.reconcile(state, viewer)) !== null) return { result: { kind: 'again' } }
     const snapshotter = this.#hooks.snapshotter
     const snapshot = snapshotter === undefined ? null : await snapshotter.make(state)
     if (snapshotter === undefined || snapshot === null) return { result: { kind: 'done', state } }
@@ -540,15 +540,20 @@ export class CartService {
     const state = current
       ? { ...before.state!, stored: cart }
       : { ...withNotices(await this.price(key, cart, viewer), removed), ...versions }
-    const drop = await this.#hooks.reconcile(state, viewer)
-    if (drop.size === 0) {
+    // The drawer's reactions, as data: its hooks only read, and their follow-up is this service's own second write.
+    const followUp = await this.#hooks.reconcile(state, viewer)
+    if (followUp === null) {
       return current && before.snapshot !== undefined ? { ...state, snapshot: before.snapshot } : this.#snapshotAfterWrite(state, versions, viewer)
     }
-    const { cart: reconciled, versions: reconciledVersions } = await this.#storage.updateCart(key, (latest) => ({
-      data: { ...latest.data, lines: latest.data.lines.filter((line) => !drop.has(line.key)) },
-      result: null
-    }))
-    return this.#snapshotAfterWrite({ ...withNotices(await this.price(key, reconciled, viewer), removed), ...reconciledVersions }, reconciledVersions, viewer)
+    const { cart: reconciled, versions: reconciledVersions, result: removedAfter } = await this.#storage.updateCart(key, async (latest) => {
+      // The follow-up changes what the cart is worth (a line gone, bundle lines re-priced): the coupons and the gifts
+      // are brought in step with it as in any change.
+      const checked = await this.#dropInvalidCoupons(applyFollowUp(latest.data, followUp), viewer)
+      return { data: await this.#syncGifts(checked.data, viewer), result: checked.removed }
+    })
+    this.#sawSettings(reconciledVersions?.settingsVersion)
+    const notices = [...removed, ...removedAfter]
+    return this.#snapshotAfterWrite({ ...withNotices(await this.price(key, reconciled, viewer), notices), ...reconciledVersions }, reconciledVersions, viewer)
   }
 
   /**
