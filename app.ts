@@ -136,13 +136,14 @@ export { svcFreePlugin } from './plugins/svc-free/index.ts'
 export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
 export { adminScreensPlugin } from './plugins/admin-screens/index.ts'
-export type { Storage, RateCounter } from './storage/contract/index.ts'
+export type { Storage, RateCounter, OrderAttribution, ProductPage, ProductQuery } from './storage/contract/index.ts'
 
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartState, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards, CartExtension,
-  FilterPort, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
+  CartsPort, CartState, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
+  CartSnapshotter, CartRewards, CartExtension, CartHookName, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink,
+  StorefrontContext
 } from './plugins/cart-drawer/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
 export { priceCart, rewardsEarned, type RewardEvaluator } from './domain/totals.ts'
@@ -153,5 +154,5 @@ export { applyCoupon, removeCoupon } from './domain/coupons.ts'
 export { effectivePrice, findVariation } from './domain/catalog.ts'
 export { formatMoney } from './domain/money.ts'
 export type {
-  Product, Coupon, CartData, CartLine, PricedCart, PricedLine, ShopConfig, Currency, DomainError
+  Product, Coupon, CartData, CartLine, LineOrigin, PricedCart, PricedLine, ShopConfig, Currency, DomainError, Order
 } from './domain/types.ts'
