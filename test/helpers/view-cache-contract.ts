@@ -6,7 +6,7 @@ export const view = (version: number, body = `body of ${version}`) => ({ body, s
 const V1 = { catalogVersion: 3, settingsVersion: 2 }
 
 /**
- * What every `CartViewCache` keeps (storage/types.ts): views by cart and name, refused once a write has begun beyond
+ * What every `CartViewCache` keeps (storage/contract/types.ts): views by cart and name, refused once a write has begun beyond
  * their version, versions unknown during a catalog or settings write and never lowered.
  */
 export async function viewCacheContract (t: Test, create: () => CartViewCache): Promise<void> {
