@@ -23,5 +23,14 @@ export default [
   { files: ['plugins/*/*/*.ts'], rules: pluginBoundary('\\.\\./\\.\\./') },
   { files: ['plugins/*/*/*/*.ts'], rules: pluginBoundary('\\.\\./\\.\\./\\.\\./') },
   { files: ['*.ts'], rules: pluginBoundary('\\./plugins/') },
-  { files: ['config/**/*.ts', 'seed/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'storage/**/*.ts', 'lib/**/*.ts', 'examples/*/*.ts'], rules: pluginBoundary('(\\.\\./)+plugins/') }
+  { files: ['config/**/*.ts', 'seed/**/*.ts', 'scripts/**/*.ts', 'bench/**/*.ts', 'storage/**/*.ts', 'lib/**/*.ts', 'examples/*/*.ts', 'testing/*.ts'], rules: pluginBoundary('(\\.\\./)+plugins/') },
+  // The port contract kit (`cart-drawer-service/testing`) is used as a host uses it: through its index.ts.
+  {
+    files: ['test/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ regex: '^(\\.\\./)+testing/(?!index\\.ts$).+', message: 'Import the port contract kit through testing/index.ts only: it is the package entry cart-drawer-service/testing.' }]
+      }]
+    }
+  }
 ]
