@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify'
+import type { CommercePort } from '../plugins/commerce-port/index.ts'
 import { buildTeaShop, type TeaShopApp } from '../examples/memory-shop/app.ts'
 import type { PortContractFixtures, PortContractHost } from './contract.ts'
 
@@ -13,8 +14,11 @@ export interface MemoryHostOptions {
   edition?: 'free' | 'pro'
   /** The clock (default the system's). */
   now?: () => Date
-  /** Called with the app before it is made ready: add routes or plugins there (the port contract's `prepare`). */
-  prepare?: (app: FastifyInstance) => void | Promise<void>
+  /**
+   * Called with the app (the drawer registered) and the shop's port before the app is made ready: register the
+   * plugin under test or add routes there. The port contract's `prepare` fits it.
+   */
+  prepare?: (app: FastifyInstance, commerce: CommercePort) => void | Promise<void>
 }
 
 /** The in-memory host, ready: what the port contract needs, and the tea shop's parts. */
@@ -57,7 +61,7 @@ export async function createMemoryHost (options: MemoryHostOptions = {}): Promis
     ...(options.now === undefined ? {} : { now: options.now })
   })
   try {
-    await options.prepare?.(app)
+    await options.prepare?.(app, commerce)
     await app.ready()
   } catch (error) {
     await app.close()
