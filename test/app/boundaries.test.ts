@@ -56,7 +56,9 @@ test("the lint refuses an import into another plugin's private files, and allows
     ['plugins/shop/auth/example.ts', "import { isCartKey } from '../session/cart-key.ts'\nexport { isCartKey }\n", false],
     ['app.ts', "import { CartService } from './plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
     ['seed/example.ts', "import { hashPassword } from '../plugins/shop/auth/password.ts'\nexport { hashPassword }\n", true],
-    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/index.ts'\nexport { hashPassword }\n", false]
+    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/index.ts'\nexport { hashPassword }\n", false],
+    ['testing/example.ts', "import { CartService } from '../plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
+    ['testing/example.ts', "import { CartHooks } from '../plugins/commerce-port/index.ts'\nexport { CartHooks }\n", false]
   ]
   const results = await lintTexts(cases.map(([filePath, source]) => ({ filePath, source })))
   t.equal(results.length, cases.length, 'one report per source')
@@ -70,8 +72,23 @@ test("the lint refuses an import into another plugin's private files, and allows
   }
 })
 
+test('the lint holds the tests to the port contract kit\'s index.ts, as the package entry cart-drawer-service/testing', async (t) => {
+  const cases: Array<[string, string, boolean]> = [
+    ['test/port/example.test.ts', "import { same } from '../../testing/checks.ts'\nexport { same }\n", true],
+    ['test/port/node-test/example.ts', "import { createMemoryHost } from '../../../testing/memory-host.ts'\nexport { createMemoryHost }\n", true],
+    ['test/port/example.test.ts', "import { createMemoryHost } from '../../testing/index.ts'\nexport { createMemoryHost }\n", false]
+  ]
+  const results = await lintTexts(cases.map(([filePath, source]) => ({ filePath, source })))
+  for (const [index, [file, source, refused]] of cases.entries()) {
+    const errors = results[index]!.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)
+    const line = source.split('\n')[0]
+    if (refused) t.match(errors, [/through testing\/index\.ts only/], `${file}: ${line} is refused`)
+    else t.same(errors, [], `${file}: ${line} is allowed`)
+  }
+})
+
 test('no file of the tree imports another plugin past its index.ts', async (t) => {
-  const results = await eslint(['plugins', 'app.ts', 'server.ts', 'config', 'seed', 'scripts', 'bench', 'storage', 'lib'])
+  const results = await eslint(['plugins', 'app.ts', 'server.ts', 'config', 'seed', 'scripts', 'bench', 'storage', 'lib', 'testing'])
   const crossings = results.flatMap((result) => result.messages
     .filter((message) => message.ruleId === 'no-restricted-imports')
     .map((message) => `${result.filePath}:${message.line}`))
