@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { test } from 'tap'
 
 // ESLint runs as the project runs it (`npm run lint`), in a process of its own: its configuration loads plugins that
@@ -46,7 +49,7 @@ function lintTexts (texts: Array<{ filePath: string, source: string }>): Promise
   return jsonReport(process.execPath, ['--input-type=module', '--eval', LINT_TEXTS], JSON.stringify(texts))
 }
 
-test("the lint refuses an import into another plugin's private files, and allows its index.ts", async (t) => {
+test("the lint refuses an import into another module's private files, and allows its index.ts", async (t) => {
   const cases: Array<[string, string, boolean]> = [
     ['plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/request-cart.ts'\nexport { changeCart }\n", true],
     ['plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/index.ts'\nexport { changeCart }\n", false],
@@ -56,25 +59,60 @@ test("the lint refuses an import into another plugin's private files, and allows
     ['plugins/shop/auth/example.ts', "import { isCartKey } from '../session/cart-key.ts'\nexport { isCartKey }\n", false],
     ['app.ts', "import { CartService } from './plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
     ['seed/example.ts', "import { hashPassword } from '../plugins/shop/auth/password.ts'\nexport { hashPassword }\n", true],
-    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/index.ts'\nexport { hashPassword }\n", false]
+    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/index.ts'\nexport { hashPassword }\n", false],
+    ['testing/example.ts', "import { CartService } from '../plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
+    ['testing/example.ts', "import { CartHooks } from '../plugins/commerce-port/index.ts'\nexport { CartHooks }\n", false],
+    ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/errors.ts'\nexport { StorageUnavailableError }\n", true],
+    ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/index.ts'\nexport { StorageUnavailableError }\n", false],
+    ['client/example.ts', "import { settingsProblems } from '../plugins/settings/document.ts'\nexport { settingsProblems }\n", true],
+    ['test/app/example.test.ts', "import { PasswordHasher } from '../../plugins/shop/index.ts'\nexport { PasswordHasher }\n", true],
+    // A module's own unit tests, under test/<its path>/, may reach its files.
+    ['test/plugins/shop/example.test.ts', "import { PasswordHasher } from '../../../plugins/shop/auth/password.ts'\nexport { PasswordHasher }\n", false]
   ]
   const results = await lintTexts(cases.map(([filePath, source]) => ({ filePath, source })))
   t.equal(results.length, cases.length, 'one report per source')
   for (const [index, [file, source, refused]] of cases.entries()) {
     const result = results[index]!
     t.equal(result.filePath, join(process.cwd(), file), `${file}: reported as that file`)
-    const errors = result.messages.filter((message) => message.ruleId === 'no-restricted-imports').map((message) => message.message)
+    const errors = result.messages.filter((message) => message.ruleId === 'svc/module-boundary').map((message) => message.message)
     const line = source.split('\n')[0]
-    if (refused) t.match(errors, [/index\.ts only: it is the plugin's public surface/], `${file}: ${line} is refused`)
+    if (refused) t.match(errors, [/through its index\.ts: .* is private to that module/], `${file}: ${line} is refused`)
     else t.same(errors, [], `${file}: ${line} is allowed`)
   }
 })
 
-test('no file of the tree imports another plugin past its index.ts', async (t) => {
-  const results = await eslint(['plugins', 'app.ts', 'server.ts', 'config', 'seed', 'scripts', 'bench', 'storage', 'lib'])
+test('the lint holds the tests to the port contract kit\'s index.ts, as the package entry cart-drawer-service/testing', async (t) => {
+  const cases: Array<[string, string, boolean]> = [
+    ['test/port/example.test.ts', "import { same } from '../../testing/index.ts'\nexport { same }\n", true],
+    ['test/port/node-test/example.ts', "import { createMemoryHost } from '../../../testing/memory-host.ts'\nexport { createMemoryHost }\n", true],
+    ['test/port/example.test.ts', "import { createMemoryHost } from '../../testing/index.ts'\nexport { createMemoryHost }\n", false]
+  ]
+  const results = await lintTexts(cases.map(([filePath, source]) => ({ filePath, source })))
+  for (const [index, [file, source, refused]] of cases.entries()) {
+    const errors = results[index]!.messages.filter((message) => message.ruleId === 'svc/module-boundary').map((message) => message.message)
+    const line = source.split('\n')[0]
+    if (refused) t.match(errors, [/Import testing\/ through its index\.ts/], `${file}: ${line} is refused`)
+    else t.same(errors, [], `${file}: ${line} is allowed`)
+  }
+})
+
+test('no file of the tree imports another module past its index.ts', async (t) => {
+  const results = await eslint(['.'])
   const crossings = results.flatMap((result) => result.messages
-    .filter((message) => message.ruleId === 'no-restricted-imports')
+    .filter((message) => message.ruleId === 'svc/module-boundary')
     .map((message) => `${result.filePath}:${message.line}`))
   t.same(crossings, [], 'none')
   t.ok(results.length > 100, `${results.length} files linted`)
+})
+
+test('lint:cycles fails on an import circle, type-only imports included, and names it', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'svc-cycle-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  await writeFile(join(dir, 'a.ts'), "import type { B } from './b.ts'\nexport interface A { b?: B }\n")
+  await writeFile(join(dir, 'b.ts'), "import type { A } from './a.ts'\nexport interface B { a?: A }\n")
+  const dpdm = join(process.cwd(), 'node_modules', '.bin', 'dpdm')
+  const args = ['--no-tree', '--no-warning', '--exit-code', 'circular:1', '--transform', 'false', 'a.ts', 'b.ts']
+  const failure = await promisify(execFile)(dpdm, args, { cwd: dir }).then(() => null, (error: { code: number, stdout: string }) => error)
+  t.equal(failure?.code, 1, 'dpdm exits with 1')
+  t.match(failure?.stdout ?? '', /a\.ts -> b\.ts/, 'and names the circle')
 })

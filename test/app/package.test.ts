@@ -26,6 +26,7 @@ interface PackResult {
 }
 
 interface PackageJson {
+  name: string
   main: string
   types: string
   files: string[]
@@ -86,8 +87,9 @@ test('npm pack holds the built package and nothing else', async (t) => {
     if (!file.endsWith('.js') && !file.endsWith('.d.ts')) t.fail(`${file}: dist/ holds compiled JavaScript and declarations only`)
   }
 
-  // What the compiled code imports is installed with the package: Node's own modules, dependencies, the fastify peer.
-  // esbuild, a devDependency, is imported lazily and only to bundle a script from source.
+  // What the compiled code imports is installed with the package: Node's own modules, dependencies, the fastify peer,
+  // or the package itself through one of its exports (the example host the testing entry builds on imports it by
+  // name, as a shop does). esbuild, a devDependency, is imported lazily and only to bundle a script from source.
   const provided = new Set([...Object.keys(pkg.dependencies), ...Object.keys(pkg.peerDependencies ?? {})])
   const problems: string[] = []
   for (const file of files.filter((path) => path.endsWith('.js') && !path.startsWith('dist/client/'))) {
@@ -100,6 +102,11 @@ test('npm pack holds the built package and nothing else', async (t) => {
       if (specifier === undefined || specifier.startsWith('node:') || builtinModules.includes(specifier)) continue
       if (specifier.startsWith('.')) {
         if (!specifier.endsWith('.js')) problems.push(`${file}: ${specifier} (a relative import must name a .js file)`)
+        continue
+      }
+      if (specifier === pkg.name || specifier.startsWith(`${pkg.name}/`)) {
+        const entry = `.${specifier.slice(pkg.name.length)}`
+        if (!(entry in pkg.exports)) problems.push(`${file}: ${specifier} (not an export of the package)`)
         continue
       }
       const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0] ?? specifier

@@ -1,8 +1,10 @@
 /**
  * The package as a shop installs it: `npm pack` builds the tarball, a new project outside the repository installs it
  * (with fastify and @fastify/cookie, as the example asks, and tsx to run its TypeScript), the example host
- * (examples/memory-shop/) is copied in unchanged and started, and Chromium adds a tea to the cart on its shop page
- * and sees the drawer open with the line. Run by `npm run test:packed` (and by .ci/run); it needs Chromium.
+ * (examples/memory-shop/) is copied in unchanged, a node:test file runs the port contract kit of the installed
+ * `cart-drawer-service/testing` against the package's in-memory host and the copied example, then the example is
+ * started and Chromium adds a tea to the cart on its shop page and sees the drawer open with the line. Run by
+ * `npm run test:packed` (and by .ci/run); its browser part needs Chromium.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -11,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
-import tap, { test } from 'tap'
+import tap, { test, type Test } from 'tap'
 import { CHROMIUM_FLAGS, chromiumPath, SCREENSHOTS } from '../browser/helpers.ts'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
@@ -54,11 +56,41 @@ const executablePath = chromiumPath()
 // Without Chromium: skipped on a development machine, failed under CI=true (.ci/run installs it first).
 const skip = executablePath === null && process.env.CI !== 'true' ? 'Chromium is not installed (apt-get install -y chromium)' : false
 
-test('the packed package in a project of its own: the example shop gets the drawer', { skip }, async (t) => {
-  if (executablePath === null) {
-    t.fail('Chromium is not installed, and CI=true: this test must run')
-    return
+/**
+ * A host's own node:test file in the project: the port contract kit from the installed package's `testing` entry,
+ * against the kit's in-memory host (compiled into the package) and against the example host copied in as a shop's
+ * own code. Run with `node --import tsx --test`.
+ */
+const KIT_TEST = `import { test } from 'node:test'
+import { commercePortContract, createMemoryHost, MEMORY_HOST_FIXTURES } from 'cart-drawer-service/testing'
+import { buildTeaShop } from './shop/app.ts'
+
+commercePortContract(test, { name: 'the in-memory host of the package', start: (prepare) => createMemoryHost({ prepare }) })
+
+const admin = { email: 'manager@tea.test', password: 'steep-and-sip-123' }
+commercePortContract(test, {
+  name: 'the example host as a project of its own',
+  start: async (prepare) => {
+    const { app, commerce } = await buildTeaShop({ secret: 'a-packed-test-secret-of-at-least-32-bytes', admin, homeUrl: 'http://tea.test', edition: 'free' })
+    prepare(app)
+    await app.ready()
+    return {
+      app,
+      commerce,
+      fixtures: MEMORY_HOST_FIXTURES,
+      newCartToken: async () => String((await app.inject({ method: 'GET', url: '/api/cart' })).headers['cart-token']),
+      loginAsAdmin: async () => {
+        const response = await app.inject({ method: 'POST', url: '/account/login', payload: admin })
+        return { headers: { cookie: response.cookies.map(({ name, value }) => name + '=' + value).join('; ') }, nonce: response.json().nonce }
+      },
+      cartResponse: async (token) => (await app.inject({ method: 'GET', url: '/api/cart', headers: { 'cart-token': token } })).json(),
+      close: () => app.close()
+    }
   }
+})
+`
+
+test('the packed package in a project of its own', async (t) => {
   const project = mkdtempSync(join(tmpdir(), 'svc-packed-'))
   t.teardown(() => rmSync(project, { recursive: true, force: true }))
 
@@ -88,6 +120,32 @@ test('the packed package in a project of its own: the example shop gets the draw
 
   mkdirSync(join(project, 'shop'))
   cpSync(join(ROOT, 'examples', 'memory-shop'), join(project, 'shop'), { recursive: true })
+
+  await t.test('cart-drawer-service/testing: the port contract kit passes under node:test', async (t) => {
+    writeFileSync(join(project, 'kit.test.ts'), KIT_TEST)
+    const output = await new Promise<{ code: number, text: string }>((resolve) => {
+      const { NODE_OPTIONS: _loaders, ...env } = process.env
+      execFile(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=tap', 'kit.test.ts'], { cwd: project, env, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : Number(error.code ?? 1), text: stdout + stderr })
+      })
+    })
+    const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(output.text)?.[1] ?? NaN)
+    t.equal(output.code, 0, 'node --test exits 0', { output: output.text.slice(-4000) })
+    t.equal(count('fail'), 0, 'no duty failed')
+    t.ok(count('pass') > 20, `both hosts' duties passed (${count('pass')})`)
+  })
+
+  await t.test('the example shop gets the drawer', { skip }, async (t) => {
+    if (executablePath === null) {
+      t.fail('Chromium is not installed, and CI=true: this test must run')
+      return
+    }
+    await browserCheck(t, project, executablePath)
+  })
+})
+
+/** The example started from the project: Chromium adds a tea to the cart and sees the drawer open with the line. */
+async function browserCheck (t: Test, project: string, executablePath: string): Promise<void> {
   const port = await freePort()
   const url = `http://127.0.0.1:${port}`
   let printed = ''
@@ -119,4 +177,4 @@ test('the packed package in a project of its own: the example shop gets the draw
   mkdirSync(SCREENSHOTS, { recursive: true })
   await page.screenshot({ path: join(SCREENSHOTS, 'packed-example-drawer.png') })
   t.same(errors, [], 'no script errors')
-})
+}

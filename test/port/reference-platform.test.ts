@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify'
+import { test } from 'tap'
 import { buildApp } from '../../app.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers } from '../../seed/seed.ts'
@@ -5,25 +7,40 @@ import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { SITE_URL, STORE_API, TEST_PASSWORD_HASHING, TEST_SECRET } from '../helpers/app.ts'
 import { createTestPgliteStorage } from '../helpers/pglite.ts'
 import { login, newCartToken, USERS } from '../helpers/security.ts'
-import { commercePortContract } from './commerce-port.contract.ts'
+import { commercePortContract, type PortContractHost } from '../../testing/index.ts'
 
 /**
- * The commerce port's contract against the reference platform (`fastify.shop.commerce`): `buildApp` in the Free
- * edition on a PGlite database of its own with the demo shop (seed/demo-catalog.ts) and its shop manager.
+ * The commerce port's contract (the kit, `cart-drawer-service/testing`) against the reference platform
+ * (`fastify.shop.commerce`): `buildApp` in the Free edition on a PGlite database of its own with the demo shop
+ * (seed/demo-catalog.ts) and its shop manager.
  */
-commercePortContract('the reference platform', async (t, setup) => {
-  const storage = await createTestPgliteStorage()
-  t.teardown(() => storage.close())
-  await seedDemoShop(storage, SITE_URL)
-  await seedDemoUsers(storage, { admin: USERS.admin }, TEST_PASSWORD_HASHING)
-  const rateCounter = createMemoryRateCounter()
-  const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig, edition: 'free', passwordHashing: TEST_PASSWORD_HASHING })
-  t.teardown(async () => {
-    await app.close()
-    await rateCounter.close()
-  })
-  setup(app)
-  await app.ready()
+commercePortContract(test, {
+  name: 'the reference platform',
+  start: async (prepare) => {
+    const storage = await createTestPgliteStorage()
+    const rateCounter = createMemoryRateCounter()
+    const close = async () => {
+      await rateCounter.close()
+      await storage.close()
+    }
+    try {
+      await seedDemoShop(storage, SITE_URL)
+      await seedDemoUsers(storage, { admin: USERS.admin }, TEST_PASSWORD_HASHING)
+      const app = await buildApp({ storage, rateCounter, secrets: [TEST_SECRET], siteUrl: SITE_URL, shop: demoShopConfig, edition: 'free', passwordHashing: TEST_PASSWORD_HASHING })
+      prepare(app)
+      await app.ready()
+      return host(app, async () => {
+        await app.close()
+        await close()
+      })
+    } catch (error) {
+      await close()
+      throw error
+    }
+  }
+})
+
+function host (app: FastifyInstance, close: () => Promise<void>): PortContractHost {
   return {
     app,
     commerce: app.shop.commerce,
@@ -33,6 +50,7 @@ commercePortContract('the reference platform', async (t, setup) => {
       return { headers: { cookie: session.cookie }, nonce: session.nonce }
     },
     cartResponse: async (token) => (await app.inject({ method: 'GET', url: `${STORE_API}/cart`, headers: { 'cart-token': token } })).json(),
+    close,
     fixtures: {
       // Cap (1800) and Sunglasses (9000): simple, no sale.
       products: [103, 104],
@@ -45,4 +63,4 @@ commercePortContract('the reference platform', async (t, setup) => {
       unknownProductId: 99999
     }
   }
-})
+}

@@ -1,4 +1,0 @@
-import type { Rule } from 'eslint'
-
-declare const moduleBoundary: Rule.RuleModule
-export default moduleBoundary
