@@ -70,6 +70,8 @@ browserTest('the drawer\'s page events, svcDrawer.refresh() and the storefront\'
   const { context, page, errors } = await newPage(browser)
   t.teardown(() => context.close())
   await recordEvents(page)
+  let fragmentRefreshes = 0
+  page.on('request', (request) => { if (request.url().includes('wc-ajax=get_refreshed_fragments')) fragmentRefreshes++ })
   await openShop(page, shop.url)
 
   const loaded = await nth(page, 'svc:cart-updated', 1)
@@ -107,12 +109,15 @@ browserTest('the drawer\'s page events, svcDrawer.refresh() and the storefront\'
   t.equal(changed.detail.cartHash, server.hash)
   t.match(await page.textContent(`${drawer} [data-svc="count"]`), '2', 'the figure the drawer shows')
   t.equal(await headerCount(page), '(2)', '(d) the header follows the drawer')
-  await page.waitForFunction(() => /2 ×/.test(document.querySelector('.widget_shopping_cart_content .quantity')?.textContent ?? ''))
-  t.pass('(d) and so does the mini cart, fetched again for the new cart hash')
+  t.equal(fragmentRefreshes, 0, 'the collapsed mini cart is not fetched')
 
   // (b) open and close, each with what did it.
   await page.keyboard.press('Escape')
   t.match(await nth(page, 'svc:close', 1), { bubbles: true, target: 'document', detail: { source: 'escape' } })
+
+  await page.click('details.mini-cart summary')
+  await page.waitForFunction(() => /2 ×/.test(document.querySelector('.widget_shopping_cart_content .quantity')?.textContent ?? ''))
+  t.equal(fragmentRefreshes, 1, '(d) opened, the mini cart shows the drawer\'s cart, fetched once for its new hash')
   await page.click('[data-svc="launcher"]')
   t.match(await nth(page, 'svc:open', 2), { detail: { source: 'launcher' } })
   await page.click(`${drawer} .svc-close`)
@@ -148,6 +153,8 @@ browserTest('the drawer\'s page events, svcDrawer.refresh() and the storefront\'
   server = await storeCart(page)
   t.match(refreshed.at(-1)?.detail, { itemCount: server.items_count, cartHash: server.hash, totals: { total: server.totals.total_price } })
   t.equal(await headerCount(page), `(${server.items_count})`, '(d) the header follows the refresh')
+  await page.waitForFunction(() => (document.querySelector('.widget_shopping_cart_content')?.textContent ?? '').includes('Cap'))
+  t.equal(fragmentRefreshes, 2, '(d) and the open mini cart at once')
 
   t.same(errors, [], 'no script error')
 })
