@@ -1,4 +1,5 @@
 import { logicalSide } from './direction.ts'
+import type { CloseSource, OpenSource } from './page-events.ts'
 
 const FOCUSABLE = 'a[href],button:not(:disabled),input:not(:disabled):not([type=hidden]),select:not(:disabled),textarea:not(:disabled),[tabindex]:not([tabindex="-1"])'
 
@@ -12,7 +13,8 @@ export interface DialogParts {
   returnFocus: (opener: HTMLElement | null) => HTMLElement | null
   side: () => 'left' | 'right'
   duration: () => number
-  onChange: (open: boolean) => void
+  /** Opened or closed, and by what. */
+  onChange: (open: boolean, source: OpenSource | CloseSource) => void
 }
 
 /**
@@ -29,12 +31,12 @@ export class Dialog {
 
   constructor (parts: DialogParts) {
     this.#parts = parts
-    parts.overlay.addEventListener('click', () => this.close())
+    parts.overlay.addEventListener('click', () => { this.close('overlay') })
     parts.drawer.addEventListener('keydown', (event) => this.#trapTab(event))
     document.addEventListener('keydown', (event) => {
       if (this.#open && event.key === 'Escape') {
         event.preventDefault()
-        this.close()
+        this.close('escape')
       }
     })
     document.addEventListener('focusin', (event) => {
@@ -50,7 +52,7 @@ export class Dialog {
    * Opens the dialog and moves the focus in. In the admin screens' script (`SVC_PREVIEW`), `quiet` only shows it: the
    * preview, drawn for looking at in a frame, must not take the settings screen's focus, nor give it back on closing.
    */
-  open (quiet = false): void {
+  open (quiet: boolean, source: OpenSource): void {
     const { root, drawer, overlay } = this.#parts
     if (this.#open) {
       if (!SVC_PREVIEW || !quiet) this.#parts.initialFocus().focus()
@@ -68,10 +70,10 @@ export class Dialog {
     this.#overflow = document.documentElement.style.overflow
     document.documentElement.style.overflow = 'hidden'
     if (!SVC_PREVIEW || !quiet) this.#parts.initialFocus().focus()
-    this.#parts.onChange(true)
+    this.#parts.onChange(true, source)
   }
 
-  close (): void {
+  close (source: CloseSource = 'api'): void {
     if (!this.#open) return
     const { root, drawer, overlay } = this.#parts
     this.#open = false
@@ -87,7 +89,7 @@ export class Dialog {
     // A quiet preview never had the focus: it gives back only what it holds.
     if (!SVC_PREVIEW || drawer.contains(document.activeElement)) this.#parts.returnFocus(this.#opener)?.focus()
     this.#opener = null
-    this.#parts.onChange(false)
+    this.#parts.onChange(false, source)
   }
 
   #focusables (): HTMLElement[] {

@@ -19,12 +19,12 @@ import { renderRecommendations } from './render/products.ts'
 import { renderAddons, renderSpotlight } from './render/pro.ts'
 import { renderRewards } from './render/rewards.ts'
 import { renderTotals } from './render/totals.ts'
+import { cartUpdated, emit, type CloseSource, type OpenSource } from './page-events.ts'
 import { Store, type DrawerState } from './store.ts'
 import { applyTheme, injectStyles } from './styles.ts'
 import type { Bundle, BundleCompanions, CartItem, CartState, DrawerData, Product, SmartAddon } from './types.ts'
 
 const DRAWER_ID = 'svc-drawer'
-type OpenSource = 'add_to_cart' | 'launcher' | 'link' | 'api'
 
 export interface DrawerOptions {
   /** The drawer's words and number formats (the locale chosen, its catalog, the shop's overrides). */
@@ -125,7 +125,7 @@ export class Drawer {
       const cart = this.#store.state.cart
       this.#analytics.track('checkout_click', cart ? { value: Number(cart.cartTotal) } : {})
     })
-    this.#close.addEventListener('click', () => { this.close() })
+    this.#close.addEventListener('click', () => { this.close('close_button') })
     this.#drawer = h('div', {
       id: DRAWER_ID,
       class: 'svc-drawer',
@@ -156,8 +156,9 @@ export class Drawer {
       returnFocus: (opener) => this.#launcher.visible ? this.#launcher.element : opener?.isConnected ? opener : null,
       side: () => this.#drawerConfig.position,
       duration: () => this.#duration,
-      onChange: (open) => {
+      onChange: (open, source) => {
         this.#launcher.expanded(open)
+        emit(open ? 'svc:open' : 'svc:close', { source })
         if (!open) {
           this.#analytics.track('drawer_close')
           if (this.#stale) this.#quietly(() => this.#refreshSections())
@@ -205,13 +206,21 @@ export class Drawer {
   /** Opens the drawer; `quiet` shows it without taking the keyboard focus (honoured in the admin screens' preview only). */
   open (source: OpenSource = 'api', quiet = false): void {
     if (!this.#dialog.isOpen) this.#analytics.track('drawer_open', { data: { source } })
-    this.#dialog.open(quiet)
+    this.#dialog.open(quiet, source)
     if (this.#stale && source !== 'add_to_cart') this.#quietly(() => this.#refreshSections())
     this.#trackViews()
   }
 
-  close (): void {
-    this.#dialog.close()
+  close (source: CloseSource = 'api'): void {
+    this.#dialog.close(source)
+  }
+
+  /**
+   * The cart and every section read from the server again and drawn (`window.svcDrawer.refresh()`: the host's own UI
+   * changed the cart); done when the promise resolves. A failure is shown in the drawer, as a page load's is.
+   */
+  refresh (): Promise<void> {
+    return this.#quietly(() => this.#loading(() => this.#refreshAll(this.#dialog.isOpen)))
   }
 
   // ---- the admin screens' live preview: in the admin script only (`SVC_PREVIEW`) -------------------------------------
@@ -612,6 +621,7 @@ export class Drawer {
       this.#clear.hidden = !behaviour?.clear_cart || !cart.cartItems.some((item) => item.removable)
       this.#ask.hidden = true
       this.#launcher.update(this.#launcherSettings, cart)
+      emit('svc:cart-updated', cartUpdated(cart))
     }
     const inCart = new Set(cart?.cartItems.map((item) => item.product_id) ?? [])
     if (cartChanged || state.recommendations !== previous.recommendations) {

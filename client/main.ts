@@ -6,8 +6,11 @@ import { I18n } from './i18n.ts'
 
 declare global {
   interface Window {
-    /** The drawer, for the shop's own buttons: `svcDrawer.open()`. */
-    svcDrawer?: { open (): void, close (): void }
+    /**
+     * The drawer, for the shop's own code (docs/drawer-events.md): `open()`, `close()`, and `refresh()` after the
+     * shop's own UI changed the cart (resolves once the drawer shows the server's cart).
+     */
+    svcDrawer?: { open (): void, close (): void, refresh (): Promise<void> }
   }
 }
 
@@ -47,7 +50,7 @@ async function start (): Promise<void> {
   const drawer = new Drawer(config, { i18n: await loadI18n(config) })
   if (window.svcDrawer) return
   drawer.mount()
-  window.svcDrawer = { open: () => { drawer.open('api') }, close: () => { drawer.close() } }
+  window.svcDrawer = { open: () => { drawer.open('api') }, close: () => { drawer.close() }, refresh: () => drawer.refresh() }
   drawer.init().catch(() => {})
 }
 

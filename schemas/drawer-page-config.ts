@@ -16,6 +16,7 @@ export interface DrawerPageConfig {
   nonce: string | null
   /** Where a fresh nonce comes from when the server refuses one (`GET`, 401 when no longer logged in). */
   nonceUrl: string
+  /** The checkout page (the `urls.checkout` option, else the shop's). */
   checkoutUrl: string
   /** The settings' `drawer_config` and `launcher` when the page was made (the Store API cart repeats them). */
   drawerConfig: DrawerConfig
@@ -27,7 +28,7 @@ export interface DrawerPageConfig {
    * `shopUrl`. Absent from an older page: the drawer behaves as before these settings (no undo).
    */
   behaviour?: BehaviourSettings
-  /** The platform's cart page. */
+  /** The cart page (the `urls.cart` option, else the platform's `{homeUrl}/cart/`). */
   cartUrl?: string
   /** The shop's home page ("Continue shopping"). */
   shopUrl?: string

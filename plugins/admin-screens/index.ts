@@ -10,7 +10,7 @@ import { bundleLoader, describeBundle, packageRoot, sendStaticAsset, type Client
 import { PUBLIC_SECURITY, SESSION_SECURITY } from '../openapi/index.ts'
 import type { Edition } from '../security/index.ts'
 import type { Login, StorefrontContext, StorefrontLink } from '../commerce-port/index.ts'
-import { platformCartUrl } from '../drawer-assets/index.ts'
+import { checkDrawerUrls, drawerUrls, type DrawerUrls } from '../drawer-assets/index.ts'
 import { ADMIN_BUNDLE_FILE, bundleAdmin } from './bundle.ts'
 import type { AdminPageConfig, AdminScreen } from '../../schemas/admin-page-config.ts'
 import { ADMIN_CATALOG_PATH, adminLocale, compileAdminCatalogs, pageWords, type PageWords } from './i18n.ts'
@@ -21,6 +21,8 @@ import { ADMIN_CSS } from './styles.ts'
 
 export interface AdminScreensOptions {
   edition: Edition
+  /** The cart and checkout pages (the live preview's links) and the login form's address; default the shop's. */
+  urls?: DrawerUrls
   /** The built admin script (default `dist/client/svc-admin.js` of the package, written by `npm run build:client`). */
   bundlePath?: string
 }
@@ -67,6 +69,7 @@ const PageQuery = Type.Object({
 export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, options) => {
   const { commerce: shop, settings } = fastify
   const pro = options.edition === 'pro'
+  checkDrawerUrls(options.urls)
   const style = describeBundle(Buffer.from(ADMIN_CSS))
   const catalogs = compileAdminCatalogs()
   const script = bundleLoader(options.bundlePath ?? join(packageRoot(), ADMIN_BUNDLE_FILE), () => bundleAdmin(), () => {
@@ -80,18 +83,19 @@ export const adminScreensPlugin = fp<AdminScreensOptions>(async (fastify, option
   /** A page's configuration; `lang` is the manager's `?lang=` (kept in the screens' links), `words` the page's language. */
   function config (screen: AdminScreen, nonce: string | null, words: PageWords, lang: string | null): AdminPageConfig {
     const keep = (url: string) => lang === null ? url : `${url}?lang=${lang}`
+    const urls = drawerUrls(shop, options.urls)
     return {
       screen,
       edition: options.edition,
       restRoot: shop.restRoot,
       nonce,
       nonceUrl: shop.urls.restNonce,
-      loginUrl: shop.urls.login,
+      loginUrl: urls.login,
       logoutUrl: shop.urls.logout,
       schema: screen === 'settings' ? SETTINGS_JSON_SCHEMA : null,
       urls: { settings: keep(ADMIN_PATHS.settings), analytics: pro ? keep(ADMIN_PATHS.analytics) : null, preview: keep(ADMIN_PATHS.preview), storefront: `${shop.homeUrl}/` },
-      checkoutUrl: shop.urls.checkout,
-      cartUrl: platformCartUrl(shop.homeUrl),
+      checkoutUrl: urls.checkout,
+      cartUrl: urls.cart,
       currency: currencyBlock(shop.currency),
       i18n: {
         locale: words.locale,

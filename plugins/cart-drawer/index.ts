@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin'
 import type { RateCounter } from '../../storage/contract/index.ts'
 import { adminScreensPlugin } from '../admin-screens/index.ts'
-import { drawerAssetsPlugin } from '../drawer-assets/index.ts'
+import { drawerAssetsPlugin, type DrawerUrls } from '../drawer-assets/index.ts'
 import { fragmentsPlugin } from '../fragments/index.ts'
 import { securityPlugin, type Edition } from '../security/index.ts'
 import { settingsPlugin } from '../settings/index.ts'
@@ -32,6 +32,12 @@ export interface CartDrawerOptions {
   rateCounterTimeoutMs?: number
   /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
   rateLimitMultiplier?: number
+  /**
+   * The addresses the drawer uses instead of the shop's: the cart page (default `{homeUrl}/cart/`), checkout (default
+   * the port's `urls.checkout`) and the admin screens' login (default the port's `urls.login`). An http(s) URL or a
+   * path of the site starting with `/`; the settings' `behaviour.cart_url` and `checkout_url` still win over them.
+   */
+  urls?: DrawerUrls
 }
 
 /**
@@ -56,8 +62,8 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   })
   await fastify.register(svcFreePlugin)
   if (edition === 'pro') await fastify.register(svcProPlugin)
-  await fastify.register(drawerAssetsPlugin, { edition })
-  await fastify.register(adminScreensPlugin, { edition })
+  await fastify.register(drawerAssetsPlugin, { edition, urls: options.urls })
+  await fastify.register(adminScreensPlugin, { edition, urls: options.urls })
 
   fastify.addHook('onReady', async () => {
     const missing = missingRoutes(edition, fastify.svcRoutes)
@@ -69,6 +75,7 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
 
 export { addedRoutes, specifiedRoutes, missingRoutes } from './specified-routes.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
+export type { DrawerUrls } from '../drawer-assets/index.ts'
 export type {
   CommercePort, CartsPort, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext

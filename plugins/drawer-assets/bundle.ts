@@ -1,7 +1,10 @@
 import { bundleEntry, packageRoot, type ClientBundle } from '../../lib/index.ts'
 
-/** The drawer script's budget: at most 15 KiB gzipped (issue 8). */
-export const MAX_GZIPPED_BYTES = 15 * 1024
+/**
+ * The drawer script's budget: at most 15.25 KiB gzipped (issue 8's 15 KiB, and a quarter KiB for the page's events
+ * and `svcDrawer.refresh()`: docs/decisions/drawer-page-events.md).
+ */
+export const MAX_GZIPPED_BYTES = 15.25 * 1024
 /** The script's entry point and the file `npm run build:client` writes, relative to the package root. */
 export const CLIENT_ENTRY = 'client/main.ts'
 export const BUNDLE_FILE = 'dist/client/svc-drawer.js'

@@ -13,9 +13,12 @@ import { DEFAULT_LOCALE, LOCALES, type CompiledCatalog, type Locale } from '../.
 import type { LanguageSettings } from '../../schemas/settings-language.ts'
 import { BUNDLE_FILE, bundleClient } from './bundle.ts'
 import { DRAWER_CONFIG_ID, type DrawerPageConfig, type DrawerPageI18n } from '../../schemas/drawer-page-config.ts'
+import { checkDrawerUrls, drawerUrls, type DrawerUrls } from './urls.ts'
 
 export interface DrawerAssetsOptions {
   edition: Edition
+  /** The cart and checkout pages the drawer links to (default the shop's: `{homeUrl}/cart/`, the port's `urls.checkout`). */
+  urls?: DrawerUrls
   /** The built script (default `dist/client/svc-drawer.js` of the package, written by `npm run build:client`). */
   bundlePath?: string
 }
@@ -35,12 +38,6 @@ function compiledCatalogs (): { files: Map<string, ClientBundle>, hash: string }
   for (const [name, file] of files) files.set(name, { ...file, hash })
   return { files, hash }
 }
-
-/**
- * The platform's cart page: the commerce port names its checkout only, and a WooCommerce shop's cart is `/cart/`
- * below the home URL (the settings' `behaviour.cart_url` names another).
- */
-export const platformCartUrl = (homeUrl: string): string => `${homeUrl}/cart/`
 
 /** The shop's own texts compiled for the page (settings are validated: a text that would not compile is left out). */
 export function compiledTexts (language: LanguageSettings): DrawerPageI18n['texts'] {
@@ -65,6 +62,7 @@ export function compiledTexts (language: LanguageSettings): DrawerPageI18n['text
  */
 export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, options) => {
   const { commerce: shop, settings } = fastify
+  checkDrawerUrls(options.urls)
   const bundle = bundleLoader(options.bundlePath ?? join(packageRoot(), BUNDLE_FILE), () => bundleClient(), () => {
     fastify.log.warn('the drawer script is not built (npm run build:client): bundling it in memory')
   })
@@ -125,17 +123,18 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
     if (!current.enabled) return scripts
     if (texts?.version !== version) texts = { version, value: compiledTexts(current.language) }
     const script = await bundle()
+    const urls = drawerUrls(shop, options.urls)
     const config: DrawerPageConfig = {
       restRoot: shop.restRoot,
       edition: options.edition,
       loggedIn: context.user !== null,
       nonce: context.restNonce,
       nonceUrl: shop.urls.restNonce,
-      checkoutUrl: shop.urls.checkout,
+      checkoutUrl: urls.checkout,
       drawerConfig: current.drawer_config,
       launcher: current.launcher,
       behaviour: current.behaviour,
-      cartUrl: platformCartUrl(shop.homeUrl),
+      cartUrl: urls.cart,
       shopUrl: `${shop.homeUrl}/`,
       i18n: {
         locale: current.language.locale,
@@ -149,4 +148,5 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
 }, { name: 'svc-drawer-assets', fastify: '5.x', dependencies: ['commerce', 'settings'] })
 
 export { DRAWER_CONFIG_ID, type DrawerPageConfig } from '../../schemas/drawer-page-config.ts'
+export { checkDrawerUrls, drawerUrls, platformCartUrl, type DrawerUrls } from './urls.ts'
 export { BUNDLE_FILE, MAX_GZIPPED_BYTES, bundleClient } from './bundle.ts'

@@ -180,6 +180,7 @@ if (cartRoot) {
     const id = inside ? active.id : ''
     body.innerHTML = renderCartBody(cart)
     cartRoot.dataset.itemsCount = String(cart.items_count)
+    for (const count of document.querySelectorAll('.shop-links .cart-count')) count.textContent = '(' + cart.items_count + ')'
     if (!inside) return
     const target = (key && kind && body.querySelector('.' + CSS.escape(kind) + '[data-key="' + CSS.escape(key) + '"]')) ||
       (id && document.getElementById(id)) || body.querySelector('input, button, a')

@@ -3,6 +3,11 @@
  * classic AJAX add to cart, the variation form of a variable product, and the demo login form. It makes no request
  * after an add: the fragments arrive with the answer, replace their elements, and travel with the `added_to_cart`
  * event (a DOM `CustomEvent` on `document.body`, and the jQuery event when jQuery is on the page).
+ *
+ * The header's count and the mini cart follow the drawer: on its `svc:cart-updated` event the count is the event's,
+ * and the mini cart (a collapsed `<details>`) is fetched again (`get_refreshed_fragments`) when it is open, or as it
+ * opens, and only when the event's cart hash is not that of the cart it shows: an add, whose fragments the page has
+ * applied, costs no request.
  */
 /** Served as a file, so that the pages' Content-Security-Policy can forbid inline scripts. */
 export const CLASSIC_SCRIPT_PATH = '/assets/shop-classic.js'
@@ -10,6 +15,16 @@ export const CLASSIC_SCRIPT_PATH = '/assets/shop-classic.js'
 export const CLASSIC_SCRIPT = `
 const message = document.getElementById('shop-message')
 function say (text) { if (message) message.textContent = text }
+
+const miniCart = document.querySelector('details.mini-cart')
+// The hash of the cart the mini cart shows, and of the cart as last told.
+let shownHash = miniCart ? miniCart.dataset.cartHash : ''
+let cartHash = shownHash
+let refreshes = 0
+
+function showCount (count) {
+  for (const element of document.querySelectorAll('.shop-links .cart-count')) element.textContent = '(' + count + ')'
+}
 
 function applyFragments (fragments) {
   for (const [selector, html] of Object.entries(fragments)) {
@@ -38,6 +53,7 @@ async function addToCart (fields, button) {
       return
     }
     applyFragments(data.fragments)
+    shownHash = cartHash = data.cart_hash
     document.body.dispatchEvent(new CustomEvent('added_to_cart', { detail: { fragments: data.fragments, cartHash: data.cart_hash, button } }))
     if (window.jQuery) window.jQuery(document.body).trigger('added_to_cart', [data.fragments, data.cart_hash, window.jQuery(button)])
     say('Added to the cart.')
@@ -48,6 +64,29 @@ async function addToCart (fields, button) {
     button.removeAttribute('aria-busy')
   }
 }
+
+/** The open mini cart as the cookie cart stands, when it shows another; only the last of overlapping refreshes is shown. */
+async function refreshMiniCart () {
+  if (!miniCart || !miniCart.open || cartHash === shownHash) return
+  const refresh = ++refreshes
+  try {
+    const response = await fetch('/?wc-ajax=get_refreshed_fragments', { credentials: 'same-origin', headers: { Accept: 'application/json' } })
+    const data = await response.json()
+    if (refresh !== refreshes || !response.ok || !data.fragments) return
+    applyFragments(data.fragments)
+    shownHash = data.cart_hash
+  } catch {}
+}
+
+document.addEventListener('svc:cart-updated', (event) => {
+  const detail = event.detail || {}
+  if (Number.isInteger(detail.itemCount)) showCount(detail.itemCount)
+  if (typeof detail.cartHash === 'string') {
+    cartHash = detail.cartHash
+    refreshMiniCart()
+  }
+})
+miniCart?.addEventListener('toggle', refreshMiniCart)
 
 document.addEventListener('click', (event) => {
   const button = event.target.closest('button.add-to-cart[data-product-id]')

@@ -9,6 +9,8 @@ export interface LayoutView {
   main: string
   /** The mini cart's full outer HTML (already escaped); null on the cart and checkout pages, which show the cart. */
   miniCart: string | null
+  /** The cookie cart as the page shows it: its item count (the header's) and its hash (the mini cart's). */
+  cart: { itemsCount: number, hash: string }
   /** The logged-in user's display name, or null for a guest. */
   userName: string | null
   /** Scripts from the `storefront_scripts` filter. */
@@ -19,9 +21,12 @@ export interface LayoutView {
   pageScript?: string
 }
 
-/** The platform's own header links: the cart page, and the shopper's orders when logged in. */
-function shopLinks (loggedIn: boolean): string {
-  return '<nav class="shop-links" aria-label="Shop"><a href="/cart/">Cart</a>' +
+/**
+ * The platform's own header links: the cart page with the cart's item count (kept up to date in the browser by the
+ * classic script and the cart page's script), and the shopper's orders when logged in.
+ */
+function shopLinks (loggedIn: boolean, itemsCount: number): string {
+  return `<nav class="shop-links" aria-label="Shop"><a href="/cart/">Cart <span class="cart-count">(${itemsCount})</span></a>` +
     (loggedIn ? ' <a href="/account/orders/">My orders</a>' : '') + '</nav>\n'
 }
 
@@ -118,7 +123,7 @@ ul.order-overview { display: flex; flex-wrap: wrap; gap: 1rem 2rem; padding: 0; 
 `
 
 /** The page shell shared by every storefront page: header with the login box, the mini cart, the scripts. */
-export function renderLayout ({ title, main, miniCart, userName, scripts, links = [], pageScript }: LayoutView): string {
+export function renderLayout ({ title, main, miniCart, cart, userName, scripts, links = [], pageScript }: LayoutView): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -130,11 +135,11 @@ export function renderLayout ({ title, main, miniCart, userName, scripts, links 
 <body>
 <header class="site-header"><a class="home" href="/">Demo shop</a>
 ${accountBox(userName)}
-${shopLinks(userName !== null)}${headerLinks(links)}</header>
+${shopLinks(userName !== null, cart.itemsCount)}${headerLinks(links)}</header>
 <main>
 <p id="shop-message" role="status"></p>
 ${main}
-${miniCart === null ? '' : `<details class="mini-cart"><summary>Classic mini cart</summary>${miniCart}</details>\n`}</main>
+${miniCart === null ? '' : `<details class="mini-cart" data-cart-hash="${escapeHtml(cart.hash)}"><summary>Classic mini cart</summary>${miniCart}</details>\n`}</main>
 <script type="module" src="${CLASSIC_SCRIPT_PATH}"></script>
 ${pageScript === undefined ? '' : `<script type="module" src="${escapeHtml(pageScript)}"></script>\n`}${scripts.map(scriptTags).join('')}</body>
 </html>`

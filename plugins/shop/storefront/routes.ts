@@ -82,6 +82,7 @@ export const storefrontRoutes: FastifyPluginAsync = async (fastify) => {
       title,
       main: content,
       miniCart: own ? null : renderMiniCart(cart.priced, shop.serializeContext),
+      cart: { itemsCount: cart.priced.itemsCount, hash: cart.hash },
       userName: authenticated?.user.displayName ?? null,
       scripts: Array.isArray(scripts) ? scripts : [],
       links: Array.isArray(links) ? links : [],

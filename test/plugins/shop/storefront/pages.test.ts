@@ -121,7 +121,7 @@ test('the cart page', async (t) => {
     t.equal(page.headers['cache-control'], 'no-store, private')
     t.match(page.body, '<p class="cart-empty">Your cart is currently empty.</p>')
     t.match(page.body, `<a href="${SITE_URL}/">Return to the shop</a>`)
-    t.match(page.body, '<nav class="shop-links" aria-label="Shop"><a href="/cart/">Cart</a></nav>', 'the header links the cart page')
+    t.match(page.body, '<nav class="shop-links" aria-label="Shop"><a href="/cart/">Cart <span class="cart-count">(0)</span></a></nav>', 'the header links the cart page, with the empty cart\'s count')
     t.notMatch(page.body, 'My orders', 'a guest has no orders link')
     t.notMatch(page.body, 'class="mini-cart"', 'the cart page shows no second (mini) cart')
     t.notMatch(page.body, 'svc-drawer', 'nor the drawer')
@@ -167,6 +167,12 @@ test('the cart page', async (t) => {
     t.match(page.body, /data-nonce="[\w-]{10,}"/, 'the page gives its script a Store API nonce')
     t.same(inlineScripts(page.body), [])
     t.same(unlabelled(page.body), [], 'every input has a label')
+    t.match(page.body, `<a href="/cart/">Cart <span class="cart-count">(${cart.items_count})</span></a>`, 'the header counts the cart\'s items')
+    const shopPage = await visitor.page('/')
+    t.match(shopPage.body, `<span class="cart-count">(${cart.items_count})</span>`, 'on the shop page too')
+    const hash: string = (await visitor.request('GET', '/?wc-ajax=get_refreshed_fragments')).json().cart_hash
+    t.not(hash, '', 'a cart with lines has a hash')
+    t.match(shopPage.body, `<details class="mini-cart" data-cart-hash="${hash}">`, 'whose mini cart carries the hash of the cart it shows')
   })
 })
 
