@@ -141,12 +141,13 @@ export type { Storage, RateCounter, OrderAttribution, ProductPage, ProductQuery 
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartState, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
+  CartsPort, CartState, AdjustableLine, LineAdjuster, LineAdjustment, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
   CartSnapshotter, CartRewards, CartExtension, CartHookName, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink,
   StorefrontContext
 } from './plugins/cart-drawer/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
 export { priceCart, rewardsEarned, type RewardEvaluator } from './domain/totals.ts'
+export { adjustedAmounts } from './domain/adjustments.ts'
 export { evaluateRewards, syncRewardGifts, type RewardOutcome, type RewardProgram } from './domain/rewards.ts'
 export { cartHash } from './domain/cart-hash.ts'
 export { addToCart, removeLines, setLineQuantity, normaliseCouponCode } from './domain/cart.ts'

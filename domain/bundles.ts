@@ -3,13 +3,16 @@ import type { Viewer } from './catalog.ts'
 import { addToCart } from './cart.ts'
 import { isAddonAddable } from './recommendations.ts'
 import { domainError, fail, ok } from './result.ts'
-import type { CartData, CartLine, DomainReason, Product, Result } from './types.ts'
+import type { AdjustableLine, LineAdjustment } from './adjustments.ts'
+import { percentOf } from './rounding.ts'
+import type { CartData, DomainReason, Product, Result } from './types.ts'
 import { findVariation, variationChoice } from './variations.ts'
 
 /**
  * Bundles (Pro): the shopper fills every slot of a configured bundle with one of the slot's products, and the lines
- * go into the cart together, each with the bundle's discount. Pure rules only: the selection, which products a
- * bundle offers, and folding the lines into a cart.
+ * go into the cart together; the units that form complete bundles are discounted by the bundle's percent, as line
+ * adjustments the host applies (`bundleAdjustments`). Pure rules only: the selection, which products a bundle offers,
+ * folding the lines into a cart, and the adjustments.
  */
 
 export interface BundleSlot {
@@ -206,7 +209,6 @@ export function addBundleLines (
       { bundle_id: selection.bundle.id, product_ids: unavailable.map((choice) => choice.productId) }))
   }
   const group = bundleGroup(selection.bundle.id)
-  const discountPercent = selection.bundle.discount_percent
   let data = cart
   for (const { productId, slotIndex } of selection.choices) {
     const parent = products.get(productId)!
@@ -216,7 +218,7 @@ export function addBundleLines (
         { bundle_id: selection.bundle.id, product_id: productId, slot: slotIndex }))
     }
     const product = parent.type === 'variable' ? chosen!.product : parent
-    const added = addToCart(data, { product, parent, quantity: 1, group, discountPercent, origin: 'bundle', ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
+    const added = addToCart(data, { product, parent, quantity: 1, group, origin: 'bundle', ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
     if (!added.ok) {
       const { error } = added
       return fail({ ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } })
@@ -227,51 +229,51 @@ export function addBundleLines (
 }
 
 /**
- * The discount each line of the cart's bundles carries while its bundle is complete (issue 19). A bundle's lines
- * (group `bundle:<id>`) form as many complete bundles as the slots can all be filled: every unit of a line fills a
- * slot that offers its product (a variation's parent), and the count is the largest `n` for which each slot gets `n`
- * units. Only the units in those complete bundles are discounted: a line's `discountPercent` is the bundle's percent
- * times the share of its units in complete bundles (all of them: the percent itself; none: no discount). So
- * removing a line leaves the rest at full price, lowering one line's quantity below the others' discounts only the
- * units still matched, and raising one line's quantity leaves its extra units at full price. Lines in `excluded`
- * (the platform left them out of the priced cart) fill nothing. A group whose bundle is not configured is left as it
- * is. Answers the cart itself when no line changes.
+ * The bundles' discounts as line adjustments: a bundle's lines (group `bundle:<id>`) form as many complete bundles as
+ * the slots can all be filled (every unit of a line fills a slot that offers its product, a variation's parent's),
+ * and only the units in complete bundles are discounted, by the bundle's percent. So removing a line leaves the rest
+ * at full price, lowering one line's quantity discounts only the units still matched, and raising one line's quantity
+ * leaves its extra units at full price. Computed on every pricing from the lines as they are: nothing is stored on a
+ * line, so no change (a quantity raised, a login merge) can carry a discount to units that form no bundle. A group
+ * whose bundle is not configured gets nothing.
  */
-export function repriceBundleLines (cart: CartData, bundles: readonly BundleDefinition[], excluded: ReadonlySet<string> = new Set()): CartData {
-  const percents = new Map<string, number>()
+export function bundleAdjustments (lines: readonly AdjustableLine[], bundles: readonly BundleDefinition[]): LineAdjustment[] {
+  const adjustments: LineAdjustment[] = []
   for (const bundle of bundles) {
+    if (!(bundle.discount_percent > 0)) continue
     const group = bundleGroup(bundle.id)
-    const lines = cart.lines.filter((line) => line.group === group)
-    if (lines.length === 0) continue
-    const filled = completeUnits(bundle, lines.filter((line) => !excluded.has(line.key)))
-    for (const line of lines) {
+    const members = lines.filter((line) => line.group === group)
+    if (members.length === 0) continue
+    const filled = completeUnits(bundle, members)
+    for (const line of members) {
       const units = filled.get(line.key) ?? 0
-      percents.set(line.key, units === line.quantity ? bundle.discount_percent : Math.round(bundle.discount_percent * units / line.quantity * 10_000) / 10_000)
+      const amount = percentOf(line.unitPrice * units, bundle.discount_percent)
+      if (amount > 0) adjustments.push({ lineKey: line.key, amount, label: bundle.title, rule: group })
     }
   }
-  let changed = false
-  const lines = cart.lines.map((line) => {
-    const percent = percents.get(line.key)
-    if (percent === undefined || (line.discountPercent ?? 0) === percent) return line
-    changed = true
-    const { discountPercent: _dropped, ...rest } = line
-    return percent > 0 ? { ...rest, discountPercent: percent } : rest
-  })
-  return changed ? { ...cart, lines } : cart
+  return adjustments
 }
 
 /**
  * Units of each line that fill complete bundles: the largest `n` such that every slot gets `n` units from lines whose
  * product it offers (a small max-flow: lines → slots → sink with capacity `n`), and the flow of each line at it.
  */
-function completeUnits (bundle: BundleDefinition, lines: readonly CartLine[]): Map<string, number> {
+function completeUnits (bundle: BundleDefinition, lines: readonly AdjustableLine[]): Map<string, number> {
   const offers = lines.map((line) => bundle.slots.flatMap((slot, index) => slot.product_ids.includes(line.productId) ? [index] : []))
+  const supply = lines.map((line) => line.quantity)
   const upper = Math.min(...bundle.slots.map((_, slot) => lines.reduce((sum, line, i) => offers[i]!.includes(slot) ? sum + line.quantity : sum, 0)))
-  for (let n = upper; n > 0; n--) {
-    const flow = assign(lines.map((line) => line.quantity), offers, bundle.slots.length, n)
-    if (flow !== null) return new Map(lines.map((line, i) => [line.key, flow[i]!]))
+  // n complete bundles possible implies n - 1 possible: the largest n is found by bisection, so a line of 10,000 units
+  // costs about 14 flows instead of one per count tried.
+  let best: number[] | null = null
+  let low = 1
+  let high = upper
+  while (low <= high) {
+    const n = Math.floor((low + high) / 2)
+    const flow = assign(supply, offers, bundle.slots.length, n)
+    if (flow === null) high = n - 1
+    else { best = flow; low = n + 1 }
   }
-  return new Map()
+  return best === null ? new Map() : new Map(lines.map((line, i) => [line.key, best[i]!]))
 }
 
 /** Per line, the units sent when every slot receives exactly `n` units, or null when that is impossible. */

@@ -87,8 +87,6 @@ export interface AddToCartRequest {
   variation?: Record<string, string>
   /** Makes the line part of something (`CartLine.group`): its own key, never merged with an ordinary line. */
   group?: string
-  /** A percent discount on the line, before coupons. */
-  discountPercent?: number
   /** The drawer's control adding it (`CartLine.origin`): set on a line this add creates; a merged line keeps its own. */
   origin?: LineOrigin
   /**
@@ -149,7 +147,6 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
         variation,
         quantity: merged,
         ...(request.group === undefined ? {} : { group: request.group }),
-        ...(request.discountPercent ? { discountPercent: request.discountPercent } : {}),
         ...(request.origin === undefined ? {} : { origin: request.origin })
       }]
   return ok({ cart: withLines(cart, lines), key })

@@ -1,10 +1,11 @@
+import { adjustedAmounts, type LineAdjuster } from './adjustments.ts'
 import { lineStockId } from './cart.ts'
 import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
 import { sortCouponsForDiscount, validateCoupon } from './coupons.ts'
 import { computeDiscounts } from './discounts.ts'
 import { quantityLimits } from './quantity.ts'
-import { percentOf, taxOn } from './rounding.ts'
+import { taxOn } from './rounding.ts'
 import { rewardCouponCode, type RewardOutcome } from './rewards.ts'
 import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
 
@@ -66,7 +67,8 @@ function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, vi
  * cart; a non-empty cart needs shipping at the flat rate unless a free-shipping coupon applies. Integers throughout.
  * With `rewards` (the drawer's reward tiers, see `CartRewards` of the commerce port) the cart is priced once without
  * them, the evaluator says what that cart earns, and it is priced again with the grants: free shipping, the discount
- * reward after the coupons, gift lines at zero; the outcome is `PricedCart.rewards`.
+ * reward after the coupons, gift lines at zero; the outcome is `PricedCart.rewards`. With `adjuster` (the drawer's line
+ * adjustments: bundles) each line's adjustments come off it before the coupons (`PricedLine.lineOwnDiscount`).
  */
 export function priceCart (
   cart: CartData,
@@ -75,12 +77,13 @@ export function priceCart (
   config: ShopConfig,
   now: Date,
   viewer: Viewer = GUEST_VIEWER,
-  rewards: RewardEvaluator | null = null
+  rewards: RewardEvaluator | null = null,
+  adjuster: LineAdjuster | null = null
 ): PricedCart {
-  const withoutRewards = priceWith(cart, products, coupons, config, now, viewer, null)
+  const withoutRewards = priceWith(cart, products, coupons, config, now, viewer, null, adjuster)
   if (rewards === null) return withoutRewards
   const evaluated = rewards(withoutRewards)
-  const priced = priceWith(cart, products, coupons, config, now, viewer, evaluated)
+  const priced = priceWith(cart, products, coupons, config, now, viewer, evaluated, adjuster)
   // A gift is earned only once its line is in the cart (the change that reaches the tier adds it): until then the
   // tier is not shown as reached, so the drawer never promises a gift the cart does not hold.
   const held = new Set(priced.lines.flatMap(({ line }) => line.rewardId === undefined ? [] : [line.rewardId]))
@@ -106,9 +109,10 @@ export function rewardsEarned (
   config: ShopConfig,
   now: Date,
   viewer: Viewer,
-  rewards: RewardEvaluator
+  rewards: RewardEvaluator,
+  adjuster: LineAdjuster | null = null
 ): RewardOutcome {
-  return rewards(priceWith(cart, products, coupons, config, now, viewer, null))
+  return rewards(priceWith(cart, products, coupons, config, now, viewer, null, adjuster))
 }
 
 /**
@@ -139,7 +143,8 @@ function priceWith (
   config: ShopConfig,
   now: Date,
   viewer: Viewer,
-  outcome: RewardOutcome | null
+  outcome: RewardOutcome | null,
+  adjuster: LineAdjuster | null
 ): PricedCart {
   const rate = config.taxRatePercent
   const errors: CartError[] = []
@@ -164,8 +169,16 @@ function priceWith (
     if (error !== null) errors.push({ reason: error.reason, message: error.message })
     else if (coupon !== undefined) validCoupons.push(coupon)
   }
-  // A line's own discount (bundles) comes first; coupons discount what remains.
-  const ownDiscounts = resolved.map((r, i) => r.line.discountPercent ? Math.min(subtotals[i] ?? 0, percentOf(subtotals[i] ?? 0, r.line.discountPercent)) : 0)
+  // The drawer's line adjustments (bundles) come first; coupons discount what remains.
+  const adjusted = adjustedAmounts(resolved.map(({ line, unitPrice }) => ({
+    key: line.key,
+    productId: line.productId,
+    variationId: line.variationId,
+    quantity: line.quantity,
+    unitPrice,
+    ...(line.group === undefined ? {} : { group: line.group })
+  })), adjuster)
+  const ownDiscounts = resolved.map((r) => adjusted.get(r.line.key) ?? 0)
   // Coupons discount in WooCommerce's order (percent before fixed_cart), whatever order they were applied in; the
   // cart lists them in the order they were applied.
   const rewardCoupons = outcome?.discount ? [rewardCoupon(outcome.discount)] : []

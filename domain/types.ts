@@ -108,8 +108,6 @@ export interface CartLine {
    * own, so it never merges with the same product added the usual way.
    */
   group?: string
-  /** A discount on this line, in percent, applied before coupons (bundle lines). */
-  discountPercent?: number
   /**
    * Which of the drawer's controls created the line (absent: the shopper's own add). Kept through quantity changes
    * and the login merge, and copied onto the order's line: the drawer's attributed revenue is counted from it.
@@ -244,7 +242,7 @@ export interface PricedLine {
   lineSubtotalTax: number
   /** Coupon and line discounts together (`lineDiscount` ≥ `lineOwnDiscount`). */
   lineDiscount: number
-  /** The line's own discount (`CartLine.discountPercent`), before coupons. */
+  /** The drawer's line adjustments on this line (bundles), before coupons. */
   lineOwnDiscount: number
   lineDiscountTax: number
   lineTotal: number

@@ -113,7 +113,7 @@ export class ShopCarts implements CartsPort {
   }
 
   priceRead (key: string, read: CartRead, viewer: Viewer = GUEST): CartState {
-    const priced = priceCart(read.cart?.data ?? EMPTY, read.products, read.coupons, this.#config, this.#now(), viewer, this.#rewards(viewer))
+    const priced = priceCart(read.cart?.data ?? EMPTY, read.products, read.coupons, this.#config, this.#now(), viewer, this.#rewards(viewer), this.#adjuster(viewer))
     let crossSells: Promise<Product[]> | undefined
     return {
       key,
@@ -190,6 +190,11 @@ export class ShopCarts implements CartsPort {
     return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
   }
 
+  /** The drawer's line adjustments (bundle discounts): every pricing takes them off their lines before the coupons. */
+  #adjuster (viewer: Viewer) {
+    return this.#hooks.rewards?.lineAdjuster(viewer, this.#now()) ?? null
+  }
+
   #stored (key: string): StoredCart | null {
     const cart = this.#carts.get(key)
     return cart === undefined ? null : structuredClone(cart)
@@ -238,7 +243,7 @@ export class ShopCarts implements CartsPort {
   }
 
   #price (data: CartData, viewer: Viewer): PricedCart {
-    return priceCart(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, this.#rewards(viewer))
+    return priceCart(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, this.#rewards(viewer), this.#adjuster(viewer))
   }
 
   /** The change's data with the gift lines of the reward tiers it reaches (and without those it no longer does). */
@@ -246,7 +251,7 @@ export class ShopCarts implements CartsPort {
     const rewards = this.#hooks.rewards
     const evaluator = rewards?.evaluator(viewer, this.#now()) ?? null
     if (rewards === undefined || evaluator === null) return syncRewardGifts(data, null, new Map(), viewer).data
-    const outcome = rewardsEarned(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, evaluator)
+    const outcome = rewardsEarned(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, evaluator, this.#adjuster(viewer))
     const gifts = this.#catalog.getMany(new Set(outcome?.gifts.map((gift) => gift.productId) ?? []))
     const synced = syncRewardGifts(data, outcome, gifts, viewer)
     for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')

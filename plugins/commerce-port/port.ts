@@ -2,6 +2,9 @@ import type { FastifyRequest } from 'fastify'
 import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
 import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/contract/index.ts'
 import type { RewardEvaluator } from '../../domain/totals.ts'
+import type { AdjustableLine, LineAdjuster, LineAdjustment } from '../../domain/adjustments.ts'
+
+export type { AdjustableLine, LineAdjuster, LineAdjustment }
 
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
@@ -267,17 +270,23 @@ export type CartReconciler = (state: CartState, viewer: Viewer) => CartReconcile
 export type CartReconcileAnswer = CartFollowUp | ReadonlySet<string> | null
 
 /**
- * The drawer's reward tiers, as the host's totals apply them. On every pricing the host passes `evaluator(viewer,
- * now)` to `priceCart` (domain/totals.ts), which grants free shipping, lists a discount reward with the coupons and
- * prices gift lines at zero; inside every cart change the host brings the gift lines in step with
- * `syncRewardGifts` (domain/rewards.ts) and tells `report` of a gift it could not add. Before pricing it calls
- * `prepare` with the settings version its read or write saw (undefined when it has none), so the tiers are the
- * ones saved at that version on any instance.
+ * The drawer's money effects, as the host's totals apply them: its reward tiers and its line adjustments. On every
+ * pricing the host passes `evaluator(viewer, now)` and `lineAdjuster(viewer, now)` to `priceCart` (domain/totals.ts):
+ * the line adjustments (bundle discounts) come off their lines before the coupons, and the reward tiers grant free
+ * shipping, list a discount reward with the coupons and price gift lines at zero. A host with totals of its own
+ * calls the adjuster with its lines (`AdjustableLine`: key, product, quantity, its unit price, the drawer's mark) and
+ * takes each `LineAdjustment`'s amount off its line. Nothing of it is stored on a line: it is computed again on every
+ * pricing. Inside every cart change the host brings the gift lines in step with `syncRewardGifts`
+ * (domain/rewards.ts) and tells `report` of a gift it could not add. Before pricing it calls `prepare` with the
+ * settings version its read or write saw (undefined when it has none), so the tiers and the adjustments are the ones
+ * saved at that version on any instance.
  */
 export interface CartRewards {
   prepare (settingsVersion?: number): Promise<void>
   /** The evaluator for a viewer (conditions depend on them), or null while no tier is configured. */
   evaluator (viewer: Viewer, now: Date): RewardEvaluator | null
+  /** The line adjuster (bundle discounts), or null while nothing adjusts a line. Pure: a host may call it under its lock. */
+  lineAdjuster (viewer: Viewer, now: Date): LineAdjuster | null
   /** A reached gift tier whose product could not be added (out of stock, no longer sold): it grants nothing. */
   report (tierId: string, problem: 'gift_unavailable'): void
 }

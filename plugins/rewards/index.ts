@@ -4,6 +4,7 @@ import type { Settings } from '../../schemas/settings.ts'
 import type { SettingsProblems } from '../settings/index.ts'
 import type { Edition } from '../security/index.ts'
 import { REWARD_GROUP_PREFIX } from '../../domain/rewards.ts'
+import { bundleAdjustments } from '../../domain/bundles.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import type { CartRewards } from '../commerce-port/index.ts'
 import { rewardEvaluator } from './program.ts'
@@ -18,9 +19,10 @@ export function giftLineKeys (data: CartData): ReadonlySet<string> {
 }
 
 /**
- * The reward tiers of the settings, declared to the shop as its `rewards` cart hook: the shop's totals apply them
- * (free shipping, a discount listed with the coupons, gift lines at zero), and the drawer shows the same outcome
- * (`PricedCart.rewards`). Saving refuses what the edition cannot do and gifts the shop cannot sell.
+ * The drawer's money effects from the settings, declared to the shop as its `rewards` cart hook: the reward tiers
+ * (free shipping, a discount listed with the coupons, gift lines at zero) and, in Pro, the bundles' discounts as line
+ * adjustments. The shop's totals apply them and the drawer shows the same outcome (`PricedCart.rewards`,
+ * `PricedLine.lineOwnDiscount`). Saving refuses what the edition cannot do and gifts the shop cannot sell.
  */
 export const rewardsPlugin = fp<RewardsPluginOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
@@ -62,6 +64,11 @@ export const rewardsPlugin = fp<RewardsPluginOptions>(async (fastify, options) =
         for (const tierId of outcome.unevaluable) once(`conditions:${tierId}`, 'a reward tier\'s conditions cannot be evaluated: it grants nothing until they are saved again', tierId)
         return outcome
       }
+    },
+    lineAdjuster () {
+      if (edition !== 'pro' || current === undefined || !current.bundles.enabled || current.bundles.bundles.length === 0) return null
+      const bundles = current.bundles.bundles
+      return (lines) => bundleAdjustments(lines, bundles)
     },
     report (tierId) {
       once(`gift:${tierId}`, 'a reward tier\'s gift could not be added to a cart (out of stock or no longer sold): it grants nothing there', tierId)

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  addBundleLines, BUNDLE_GROUP_PREFIX, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, repriceBundleLines,
-  resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleVariation
+  addBundleLines, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleVariation
 } from '../../domain/bundles.ts'
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartFollowUp, CartState, Viewer } from '../commerce-port/index.ts'
+import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>
@@ -19,10 +18,10 @@ export interface BundleVariationChoice {
 
 /**
  * The bundle builder: bundle definitions from the settings, offered with the products that can fill their slots
- * now, and added to a cart as discounted lines in one transaction. Bundle lines are ordinary lines for the shopper
- * (not locked); after every cart change `reconcile` answers their re-pricing, which the host applies in its follow-up
- * write, so a bundle's discount applies only to the units that still form complete bundles (domain/bundles.ts
- * `repriceBundleLines`).
+ * now, and added to a cart in one transaction. Bundle lines are ordinary lines for the shopper (not locked) that
+ * carry the bundle's mark; their discount is not stored but computed on every pricing as line adjustments
+ * (domain/bundles.ts `bundleAdjustments`, through the rewards plugin's `lineAdjuster`), so it applies only to the
+ * units that form complete bundles as the cart stands.
  */
 export class BundleBuilder {
   readonly #fastify: FastifyInstance
@@ -120,21 +119,5 @@ export class BundleBuilder {
       resolved.set(slot, result.value)
     }
     return resolved
-  }
-
-  /**
-   * After every cart change (the commerce port's `reconcile` hook): when some bundle line's discount must change, the
-   * re-pricing as a follow-up the host applies in its own follow-up write (computed again there, on the cart as that
-   * write finds it); null when every discount is as the bundles' rules say. Lines the platform left out of the priced
-   * cart fill no slot. Reads only: it never writes the cart, so a host may run it under its cart lock.
-   */
-  async reconcile (state: CartState): Promise<CartFollowUp | null> {
-    const data = state.stored?.data
-    if (data === undefined || !data.lines.some((line) => line.group?.startsWith(BUNDLE_GROUP_PREFIX))) return null
-    const bundles = await this.#configured()
-    const priced = new Set(state.priced.lines.map(({ line }) => line.key))
-    const excluded = new Set(data.lines.filter((line) => !priced.has(line.key)).map((line) => line.key))
-    if (repriceBundleLines(data, bundles, excluded) === data) return null
-    return { change: (current) => repriceBundleLines(current, bundles, excluded) }
   }
 }

@@ -18,8 +18,7 @@ export const svcProPlugin = fp(async (fastify) => {
   const { carts } = fastify.commerce
   const removeHooks = [
     carts.addHook('lockedLines', addonLineKeys),
-    carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer)),
-    carts.addHook('reconcile', (state) => bundles.reconcile(state))
+    carts.addHook('reconcile', (state, viewer) => addons.reconcile(state, viewer))
   ]
   fastify.addHook('onClose', async () => { for (const remove of removeHooks) remove() })
   await fastify.register(async (svc) => {

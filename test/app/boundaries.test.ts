@@ -65,7 +65,7 @@ test("the lint refuses an import into another module's private files, and allows
     ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/errors.ts'\nexport { StorageUnavailableError }\n", true],
     ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/index.ts'\nexport { StorageUnavailableError }\n", false],
     ['client/example.ts', "import { settingsProblems } from '../plugins/settings/document.ts'\nexport { settingsProblems }\n", true],
-    ['test/app/example.test.ts', "import { PasswordHasher } from '../../plugins/shop/index.ts'\nexport { PasswordHasher }\n", true],
+    ['test/app/example.test.ts', "import { PasswordHasher } from '../../plugins/shop/auth/password.ts'\nexport { PasswordHasher }\n", true],
     // A module's own unit tests, under test/<its path>/, may reach its files.
     ['test/plugins/shop/example.test.ts', "import { PasswordHasher } from '../../../plugins/shop/auth/password.ts'\nexport { PasswordHasher }\n", false]
   ]
@@ -83,7 +83,7 @@ test("the lint refuses an import into another module's private files, and allows
 
 test('the lint holds the tests to the port contract kit\'s index.ts, as the package entry cart-drawer-service/testing', async (t) => {
   const cases: Array<[string, string, boolean]> = [
-    ['test/port/example.test.ts', "import { same } from '../../testing/index.ts'\nexport { same }\n", true],
+    ['test/port/example.test.ts', "import { same } from '../../testing/checks.ts'\nexport { same }\n", true],
     ['test/port/node-test/example.ts', "import { createMemoryHost } from '../../../testing/memory-host.ts'\nexport { createMemoryHost }\n", true],
     ['test/port/example.test.ts', "import { createMemoryHost } from '../../testing/index.ts'\nexport { createMemoryHost }\n", false]
   ]

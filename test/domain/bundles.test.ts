@@ -1,9 +1,10 @@
 import { test } from 'tap'
 import {
-  addBundleLines, bundleGroup, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, repriceBundleLines,
+  addBundleLines, bundleGroup, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, bundleAdjustments,
   resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleSelection
 } from '../../domain/bundles.ts'
 import { addToCart, emptyCart } from '../../domain/cart.ts'
+import type { AdjustableLine } from '../../domain/adjustments.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { makeProduct, makeVariableParent, makeVariation } from './fixtures.ts'
 
@@ -131,24 +132,23 @@ test('companionsOf: the bundles a product can be part of, with the other slots',
   t.same(of(1, [shared([[1], [1]])]), [], 'it could only go with itself')
 })
 
-test('addBundleLines: every line with the group and the discount, in slot order', async (t) => {
+test('addBundleLines: every line with the group and no price of its own, in slot order', async (t) => {
   const result = addBundleLines(emptyCart(), selection([2, 3, 5]), products)
   t.ok(result.ok)
   if (!result.ok) return
-  t.same(result.value.lines.map(({ productId, quantity, group, discountPercent }) => ({ productId, quantity, group, discountPercent })), [
-    { productId: 2, quantity: 1, group: 'bundle:kit', discountPercent: 15 },
-    { productId: 3, quantity: 1, group: 'bundle:kit', discountPercent: 15 },
-    { productId: 5, quantity: 1, group: 'bundle:kit', discountPercent: 15 }
+  t.same(result.value.lines.map(({ productId, quantity, group }) => ({ productId, quantity, group })), [
+    { productId: 2, quantity: 1, group: 'bundle:kit' },
+    { productId: 3, quantity: 1, group: 'bundle:kit' },
+    { productId: 5, quantity: 1, group: 'bundle:kit' }
   ])
+  t.ok(result.value.lines.every((line) => Object.keys(line).every((field) => ['key', 'productId', 'variationId', 'variation', 'quantity', 'group', 'origin'].includes(field))),
+    'no discount or price field is stored on a line')
   t.equal(bundleGroup('kit'), 'bundle:kit')
 
   const again = addBundleLines(result.value, selection([2, 3, 5]), products)
   t.ok(again.ok)
   if (!again.ok) return
   t.same(again.value.lines.map((line) => [line.key, line.quantity]), result.value.lines.map((line) => [line.key, 2]), 'the same bundle again: the same lines, one more each')
-
-  const noDiscount = addBundleLines(emptyCart(), selection([1], BUNDLES, 'solo'), products)
-  t.ok(noDiscount.ok && !('discountPercent' in noDiscount.value.lines[0]!), 'no discount: no discountPercent on the line')
 })
 
 test('addBundleLines: a line of its own next to an ordinary line of the same product; the cart is never changed', async (t) => {
@@ -205,54 +205,43 @@ test('addBundleLines: all or nothing', async (t) => {
   t.match(refused(emptyCart(), [1, 4, 5], rules), { reason: 'quantity_below_minimum', data: { product_id: 4 } }, 'a minimum quantity of 2')
 })
 
-/** A bundle line of `KIT` (group `bundle:kit`, 15 % as added). */
-const kitLine = (productId: number, quantity: number, discountPercent: number | undefined = 15, variationId = 0) => ({
-  key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, variation: {}, quantity, group: 'bundle:kit', ...(discountPercent === undefined ? {} : { discountPercent })
+/** A bundle line of `KIT` as an adjuster sees it: group `bundle:kit`, unit price 1000. */
+const kitLine = (productId: number, quantity: number, variationId = 0, unitPrice = 1000): AdjustableLine => ({
+  key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, quantity, unitPrice, group: 'bundle:kit'
 })
-const percents = (cart: CartData) => cart.lines.map((line) => [line.productId, line.quantity, line.discountPercent])
+/** [product, quantity, amount off] per line, 0 for a line without an adjustment. */
+const amounts = (lines: AdjustableLine[], bundles: readonly BundleDefinition[] = BUNDLES) => {
+  const adjustments = bundleAdjustments(lines, bundles)
+  return lines.map((line) => [line.productId, line.quantity, adjustments.filter((a) => a.lineKey === line.key).reduce((sum, a) => sum + a.amount, 0)])
+}
 
-test('repriceBundleLines: the discount only on the units that form complete bundles', async (t) => {
-  const complete: CartData = { lines: [kitLine(1, 1), kitLine(3, 1), kitLine(5, 1)], coupons: [] }
-  t.equal(repriceBundleLines(complete, BUNDLES), complete, 'complete: unchanged, the same object')
+test('bundleAdjustments: the discount only on the units that form complete bundles', async (t) => {
+  const complete = [kitLine(1, 1), kitLine(3, 1), kitLine(5, 1)]
+  t.same(amounts(complete), [[1, 1, 150], [3, 1, 150], [5, 1, 150]], 'complete: 15 % off every line')
+  t.match(bundleAdjustments(complete, BUNDLES)[0], { label: KIT.title, rule: 'bundle:kit' }, 'labelled with the bundle and its rule')
 
-  const broken = { ...complete, lines: [kitLine(1, 1), kitLine(5, 1)] }
-  t.same(percents(repriceBundleLines(broken, BUNDLES)), [[1, 1, undefined], [5, 1, undefined]], 'a slot left empty: no discount on the rest')
-  t.same(percents(repriceBundleLines(repriceBundleLines(broken, BUNDLES), BUNDLES)), [[1, 1, undefined], [5, 1, undefined]], 'stable')
-
-  const restored = { ...complete, lines: [kitLine(1, 1, undefined), kitLine(5, 1, undefined), kitLine(3, 1)] }
-  t.same(percents(repriceBundleLines(restored, BUNDLES)), [[1, 1, 15], [5, 1, 15], [3, 1, 15]], 'the slot filled again: the discount is back')
-
-  const raised = { ...complete, lines: [kitLine(1, 2), kitLine(3, 1), kitLine(5, 1)] }
-  t.same(percents(repriceBundleLines(raised, BUNDLES)), [[1, 2, 7.5], [3, 1, 15], [5, 1, 15]], 'one more mug: the extra mug at full price (half the line)')
-
-  const two = { ...complete, lines: [kitLine(1, 2), kitLine(3, 2), kitLine(5, 2)] }
-  t.equal(repriceBundleLines(two, BUNDLES), two, 'two of every slot: two complete bundles')
-  const lowered = { ...complete, lines: [kitLine(1, 2), kitLine(3, 2), kitLine(5, 1)] }
-  t.same(percents(repriceBundleLines(lowered, BUNDLES)), [[1, 2, 7.5], [3, 2, 7.5], [5, 1, 15]], 'one pad less: one complete bundle')
-
-  const threeOfOne = { ...complete, lines: [kitLine(1, 3), kitLine(3, 1), kitLine(5, 1)] }
-  t.same(percents(repriceBundleLines(threeOfOne, BUNDLES)), [[1, 3, 5], [3, 1, 15], [5, 1, 15]], 'a third of the mugs')
-
-  const mixed = { ...complete, lines: [kitLine(1, 1), kitLine(2, 1), kitLine(3, 1), kitLine(4, 1), kitLine(5, 2)] }
-  t.equal(repriceBundleLines(mixed, BUNDLES), mixed, 'two bundles made of different choices for a slot')
-
-  t.same(percents(repriceBundleLines(complete, BUNDLES, new Set([kitLine(3, 1).key]))), [[1, 1, undefined], [3, 1, undefined], [5, 1, undefined]],
-    'a line the platform left out of the priced cart fills nothing')
-
-  const unknown: CartData = { lines: [{ ...kitLine(1, 1), group: 'bundle:gone' }], coupons: [] }
-  t.equal(repriceBundleLines(unknown, BUNDLES), unknown, 'a bundle no longer configured: left as it is')
-  const other: CartData = { lines: [{ ...kitLine(1, 1), group: undefined }], coupons: [] }
-  t.equal(repriceBundleLines(other, BUNDLES), other, 'ordinary lines are not touched')
+  t.same(amounts([kitLine(1, 1), kitLine(5, 1)]), [[1, 1, 0], [5, 1, 0]], 'a slot left empty: no discount on the rest')
+  t.same(amounts([kitLine(1, 2), kitLine(3, 1), kitLine(5, 1)]), [[1, 2, 150], [3, 1, 150], [5, 1, 150]], 'one more mug: the extra mug at full price')
+  t.same(amounts([kitLine(1, 2), kitLine(3, 2), kitLine(5, 2)]), [[1, 2, 300], [3, 2, 300], [5, 2, 300]], 'two of every slot: two complete bundles')
+  t.same(amounts([kitLine(1, 2), kitLine(3, 2), kitLine(5, 1)]), [[1, 2, 150], [3, 2, 150], [5, 1, 150]], 'one pad less: one complete bundle')
+  t.same(amounts([kitLine(1, 200), kitLine(3, 5), kitLine(5, 5)]), [[1, 200, 750], [3, 5, 750], [5, 5, 750]], 'raising one line to 200 adds no bundle: the discount stays that of 5 bundles')
+  t.same(amounts([kitLine(1, 1), kitLine(2, 1), kitLine(3, 1), kitLine(4, 1), kitLine(5, 2)]), [[1, 1, 150], [2, 1, 150], [3, 1, 150], [4, 1, 150], [5, 2, 300]],
+    'two bundles made of different choices for a slot')
+  t.same(amounts([{ ...kitLine(1, 1), group: 'bundle:gone' }]), [[1, 1, 0]], 'a bundle no longer configured: no discount')
+  t.same(amounts([{ ...kitLine(1, 1), group: undefined }, kitLine(3, 1), kitLine(5, 1)]), [[1, 1, 0], [3, 1, 0], [5, 1, 0]], 'an ordinary line fills no slot')
+  t.same(bundleAdjustments(complete, []), [], 'no bundles configured: nothing')
 })
 
-test('repriceBundleLines: a product offered by two slots fills the one the others leave free', async (t) => {
+test('bundleAdjustments: a product offered by two slots fills the one the others leave free', async (t) => {
   const either: BundleDefinition = { id: 'kit', title: 'Either', description: '', discount_percent: 20, slots: [{ label: 'A', product_ids: [1, 2] }, { label: 'B', product_ids: [1, 3] }] }
-  const cart: CartData = { lines: [kitLine(2, 1, 20), kitLine(1, 1, 20)], coupons: [] }
-  t.equal(repriceBundleLines(cart, [either]), cart, '2 fills A, 1 fills B')
-  const moved: CartData = { lines: [kitLine(1, 1, 20), kitLine(2, 1, 20)], coupons: [] }
-  t.equal(repriceBundleLines(moved, [either]), moved, '1 first takes A, then moves to B for 2')
-  const both: CartData = { lines: [kitLine(1, 1, 20), kitLine(3, 1, 20)], coupons: [] }
-  t.equal(repriceBundleLines(both, [either]), both)
+  t.same(amounts([kitLine(2, 1), kitLine(1, 1)], [either]), [[2, 1, 200], [1, 1, 200]], '2 fills A, 1 fills B')
+  t.same(amounts([kitLine(1, 1), kitLine(2, 1)], [either]), [[1, 1, 200], [2, 1, 200]], '1 first takes A, then moves to B for 2')
+  t.same(amounts([kitLine(1, 1), kitLine(3, 1)], [either]), [[1, 1, 200], [3, 1, 200]])
+})
+
+test('bundleAdjustments: two slots sharing a product, one line of 9,999 units, is counted in a few flows', async (t) => {
+  const anyTwo: BundleDefinition = { id: 'kit', title: 'Any two hats', description: '', discount_percent: 10, slots: [{ label: 'A', product_ids: [1] }, { label: 'B', product_ids: [1] }] }
+  t.same(amounts([kitLine(1, 9999)], [anyTwo]), [[1, 9999, 9998 * 100]], '4,999 complete bundles: 9,998 units at 10 % off 1000')
 })
 
 test('variable members: the chosen variation goes in as the bundle\'s line; no choice, or a wrong one, adds nothing', async (t) => {
@@ -270,11 +259,12 @@ test('variable members: the chosen variation goes in as the bundle\'s line; no c
   t.same(chosen.value.variation, { pa_color: 'Blue', pa_size: 'M' }, 'the open size as chosen')
   const added = addBundleLines(emptyCart(), selection.value, all, undefined, new Map([[0, chosen.value]]))
   if (!added.ok) throw new Error(added.error.message)
-  t.same(added.value.lines.map(({ productId, variationId, variation, group, discountPercent }) => ({ productId, variationId, variation, group, discountPercent })), [
-    { productId: 10, variationId: 12, variation: { pa_color: 'Blue', pa_size: 'M' }, group: 'bundle:tee', discountPercent: 10 },
-    { productId: 1, variationId: 0, variation: {}, group: 'bundle:tee', discountPercent: 10 }
+  t.same(added.value.lines.map(({ productId, variationId, variation, group }) => ({ productId, variationId, variation, group })), [
+    { productId: 10, variationId: 12, variation: { pa_color: 'Blue', pa_size: 'M' }, group: 'bundle:tee' },
+    { productId: 1, variationId: 0, variation: {}, group: 'bundle:tee' }
   ])
-  t.equal(repriceBundleLines(added.value, [tee]), added.value, 'the variation fills its parent\'s slot: complete')
+  const asAdjustable = added.value.lines.map((line) => ({ key: line.key, productId: line.productId, variationId: line.variationId, quantity: line.quantity, unitPrice: 1000, group: line.group }))
+  t.equal(bundleAdjustments(asAdjustable, [tee]).length, 2, 'the variation fills its parent\'s slot: complete, both lines adjusted')
 
   const missing = addBundleLines(emptyCart(), selection.value, all)
   t.equal(!missing.ok && missing.error.reason, 'variation_attribute_missing', 'no choice for the variable member')

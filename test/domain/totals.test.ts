@@ -1,4 +1,5 @@
 import { test } from 'tap'
+import type { AdjustableLine } from '../../domain/adjustments.ts'
 import { addToCart, cartItemKey, emptyCart } from '../../domain/cart.ts'
 import { priceCart } from '../../domain/totals.ts'
 import type { CartData, CartLine, Coupon, Product } from '../../domain/types.ts'
@@ -240,7 +241,7 @@ test('a line discount (bundle) comes before coupons, and grouped lines never mer
   t.ok(ordinary.ok)
   if (!ordinary.ok) return
   cart = ordinary.value.cart
-  const bundled = addToCart(cart, { product: mug, parent: mug, quantity: 2, group: 'bundle:starter', discountPercent: 10 })
+  const bundled = addToCart(cart, { product: mug, parent: mug, quantity: 2, group: 'bundle:starter' })
   t.ok(bundled.ok)
   if (!bundled.ok) return
   cart = { ...bundled.value.cart, coupons: ['half'] }
@@ -248,7 +249,10 @@ test('a line discount (bundle) comes before coupons, and grouped lines never mer
   t.not(cart.lines[0]!.key, cart.lines[1]!.key)
   t.equal(cart.lines[1]!.group, 'bundle:starter')
 
-  const priced = priceCart(cart, new Map([[1, mug]]), new Map([['half', makeCoupon({ code: 'half', discountType: 'percent', amount: 50 })]]), makeConfig({ taxRatePercent: 0 }), NOW)
+  // The drawer's line adjuster: 10 % off the line of the bundle's group.
+  const adjuster = (lines: readonly AdjustableLine[]) => lines.filter((line) => line.group === 'bundle:starter')
+    .map((line) => ({ lineKey: line.key, amount: line.unitPrice * line.quantity / 10, label: 'Starter', rule: 'bundle:starter' }))
+  const priced = priceCart(cart, new Map([[1, mug]]), new Map([['half', makeCoupon({ code: 'half', discountType: 'percent', amount: 50 })]]), makeConfig({ taxRatePercent: 0 }), NOW, undefined, null, adjuster)
   const [plain, bundle] = priced.lines
   t.equal(plain!.lineOwnDiscount, 0)
   t.equal(plain!.lineDiscount, 500, 'the coupon halves the ordinary line')

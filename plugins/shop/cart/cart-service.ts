@@ -9,7 +9,7 @@ import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type { CartRead, RemovalFinish, RemovedCartLines, Storage, StoredCart, WriteVersions } from '../../../storage/contract/index.ts'
 import { StaleReadError } from '../../../storage/contract/index.ts'
-import { applyFollowUp, CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
+import { applyFollowUp, CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
 import { restError } from '../../../errors/index.ts'
 
@@ -91,6 +91,11 @@ export class CartService {
   /** The reward tiers' evaluator for a viewer (the drawer's `rewards` hook), or null: every pricing passes it. */
   rewardEvaluator (viewer: Viewer): RewardEvaluator | null {
     return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
+  }
+
+  /** The drawer's line adjustments for a viewer (bundles; the drawer's `rewards` hook), or null: every pricing passes it. */
+  lineAdjuster (viewer: Viewer): LineAdjuster | null {
+    return this.#hooks.rewards?.lineAdjuster(viewer, this.#now()) ?? null
   }
 
   /** Brings the reward tiers to the settings version a read or write saw (the last known without one). */
@@ -446,7 +451,6 @@ export class CartService {
           quantity: line.quantity,
           variation: line.variation,
           ...(line.group === undefined ? {} : { group: line.group }),
-          ...(line.discountPercent ? { discountPercent: line.discountPercent } : {}),
           ...(line.origin === undefined ? {} : { origin: line.origin })
         }, viewer)
         if (added.ok) data = added.value.cart
@@ -492,7 +496,7 @@ export class CartService {
     const [products, coupons] = known !== undefined && data.coupons.length === 0
       ? [known, new Map<string, Coupon>()]
       : await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
-    const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator)
+    const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator, this.lineAdjuster(viewer))
     const wanted = outcome.gifts.filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
     const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)
     const synced = syncRewardGifts(data, outcome, gifts, viewer)
@@ -621,7 +625,7 @@ export class CartService {
   }
 
   #priced (key: string, stored: StoredCart | null, products: Map<number, Product>, coupons: Map<string, Coupon>, ids: Set<number>, viewer: Viewer): CartState {
-    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.rewardEvaluator(viewer))
+    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.rewardEvaluator(viewer), this.lineAdjuster(viewer))
     let crossSells: Promise<Product[]> | undefined
     return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
   }

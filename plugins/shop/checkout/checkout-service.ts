@@ -4,6 +4,7 @@ import {
   addressProblems, EMPTY_ADDRESS, EMPTY_BILLING, findPaymentMethod, normaliseAddress, orderFromCart, orderStock, type PaymentMethod
 } from '../../../domain/checkout.ts'
 import { priceCart, type RewardEvaluator } from '../../../domain/totals.ts'
+import type { LineAdjuster } from '../../../domain/adjustments.ts'
 import type { Address, BillingAddress, CartCustomer, CartData, Order, PricedCart, ShopConfig } from '../../../domain/types.ts'
 import { RestError } from '../../../errors/index.ts'
 import { OrderConflictError, type Storage, type StoredCart } from '../../../storage/index.ts'
@@ -50,6 +51,7 @@ function invalidAddresses (problems: { billing: string[], shipping: string[] }):
 export interface RewardSource {
   prepareRewards: () => Promise<void>
   rewardEvaluator: (viewer: Viewer) => RewardEvaluator | null
+  lineAdjuster: (viewer: Viewer) => LineAdjuster | null
 }
 
 /**
@@ -94,7 +96,7 @@ export class CheckoutService {
     const ids = data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId])
     const [products, coupons] = await Promise.all([this.#storage.getProducts(ids), this.#storage.getCoupons(data.coupons)])
     const now = this.#now()
-    const priced = priceCart(data, products, coupons, this.#config, now, viewer, this.#rewards?.rewardEvaluator(viewer) ?? null)
+    const priced = priceCart(data, products, coupons, this.#config, now, viewer, this.#rewards?.rewardEvaluator(viewer) ?? null, this.#rewards?.lineAdjuster(viewer) ?? null)
     this.#refuseCartProblems(priced, data)
 
     const saved = cartCustomer(data)
