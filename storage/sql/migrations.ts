@@ -102,7 +102,7 @@ export const migrations: readonly Migration[] = [
   {
     id: '0005_attribution_from_orders',
     statements: [
-      // Attributed revenue is counted from placed orders (issue 19). The analytics table's `value` column, which this
+      // Attributed revenue is counted from placed orders. The analytics table's `value` column, which this
       // dropped, is dropped by drawer_0002_analytics_events.
       // The analytics read the orders of a range of days.
       'CREATE INDEX svc_orders_created_at_idx ON svc_orders (created_at)'
