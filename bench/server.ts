@@ -10,7 +10,7 @@ import { seedDemoShop } from '../seed/seed.ts'
 import { createMemoryRateCounter, createMemoryViewCache, createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 import { createPgliteClient } from '../storage/pglite/index.ts'
 import { openPostgresClient } from '../storage/postgres/index.ts'
-import { migrate } from '../storage/index.ts'
+import { migrateStorage } from '../storage/index.ts'
 import { SqlStorage } from '../storage/index.ts'
 import type { SqlClient } from '../storage/index.ts'
 import type { RateCounter } from '../storage/contract/index.ts'
@@ -57,7 +57,7 @@ runChild<AppStart, AppReady>(async (start) => {
     await Promise.allSettled([client.close(), ...(seeder === client ? [] : [seeder.close()]), ...counters.map((counter) => counter.close()), ...closers.map((closer) => closer.close())])
   }
   try {
-    await migrate(client)
+    await migrateStorage(client)
     const sql = new SqlStorage(start.databaseUrl !== null ? 'postgres' : 'pglite', client)
     // Guest carts' views kept as `createStorage` keeps them: in Redis when there is one, in memory on PGlite.
     const views = start.redisUrl !== null

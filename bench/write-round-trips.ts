@@ -15,7 +15,7 @@ import { seedDemoShop } from '../seed/seed.ts'
 import { createRedisRateCounter, createRedisViewCache, withCartViewCache } from '../storage/index.ts'
 import { openPostgresClient } from '../storage/postgres/index.ts'
 import type { SqlClient, SqlSession } from '../storage/index.ts'
-import { migrate } from '../storage/index.ts'
+import { migrateStorage } from '../storage/index.ts'
 import { SqlStorage } from '../storage/index.ts'
 
 const databaseUrl = process.env.DATABASE_URL
@@ -51,7 +51,7 @@ function traced (client: SqlClient): SqlClient {
 
 const schema = `svc_trace_${randomBytes(4).toString('hex')}`
 const client = traced(await openPostgresClient({ connectionString: databaseUrl, searchPath: schema }))
-await migrate(client)
+await migrateStorage(client)
 const sql = new SqlStorage('postgres', client)
 const prefix = `svc:trace:${randomBytes(4).toString('hex')}:`
 const views = process.env.VIEW_CACHE === 'off' ? null : createRedisViewCache({ url: redisUrl, keyPrefix: `${prefix}view:` })

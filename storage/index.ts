@@ -58,5 +58,6 @@ export function createRateCounter ({ redisUrl, redisClusterNodes }: { redisUrl: 
   return redisUrl ? createRedisRateCounter({ url: redisUrl }) : createMemoryRateCounter()
 }
 export { SqlStorage } from './sql/sql-storage.ts'
-export { migrate, migrations } from './sql/migrations.ts'
+export { migrate, migrateStorage, migrations, SCHEMA_LOCK_KEY, type Migration } from './sql/migrations.ts'
+export { DRAWER_MIGRATIONS_TABLE, drawerMigrations, migrateDrawer } from './sql/drawer-migrations.ts'
 export type { QueryResult, SqlClient, SqlSession } from './sql/client.ts'

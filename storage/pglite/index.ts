@@ -1,4 +1,4 @@
-import { migrate as runMigrations } from '../sql/migrations.ts'
+import { migrateStorage } from '../sql/migrations.ts'
 import { SqlStorage } from '../sql/sql-storage.ts'
 import { createPgliteClient, type PgliteClientOptions } from './client.ts'
 
@@ -7,14 +7,14 @@ export { createPgliteClient, pgliteStartParams, type PgliteClientOptions } from 
 export interface PgliteStorageOptions extends PgliteClientOptions {
   /** A directory for the database files, or `memory://` for a database that lives in memory only. */
   dataDir: string
-  /** Apply pending migrations before returning (default true). */
+  /** Apply pending migrations, the platform's and the drawer's, before returning (default true). */
   migrate?: boolean
 }
 
 export async function createPgliteStorage (options: PgliteStorageOptions): Promise<SqlStorage> {
   const client = await createPgliteClient(options.dataDir, options)
   try {
-    if (options.migrate ?? true) await runMigrations(client)
+    if (options.migrate ?? true) await migrateStorage(client)
   } catch (error) {
     await client.close()
     throw error

@@ -1,12 +1,12 @@
 import type { SqlClient } from '../sql/client.ts'
-import { SCHEMA_LOCK_KEY, migrate as runMigrations } from '../sql/migrations.ts'
+import { SCHEMA_LOCK_KEY, migrateStorage } from '../sql/migrations.ts'
 import { SqlStorage } from '../sql/sql-storage.ts'
 import { assertSchemaName, createPostgresClient, type PostgresClientOptions } from './client.ts'
 
 export { createPostgresClient, DEFAULT_POOL_SIZE, type PostgresClientOptions } from './client.ts'
 
 export interface PostgresStorageOptions extends PostgresClientOptions {
-  /** Apply pending migrations before returning (default true). */
+  /** Apply pending migrations, the platform's and the drawer's, before returning (default true). */
   migrate?: boolean
 }
 
@@ -34,7 +34,7 @@ export async function openPostgresClient (options: PostgresClientOptions): Promi
 export async function createPostgresStorage (options: PostgresStorageOptions): Promise<SqlStorage> {
   const client = await openPostgresClient(options)
   try {
-    if (options.migrate ?? true) await runMigrations(client)
+    if (options.migrate ?? true) await migrateStorage(client)
   } catch (error) {
     await client.close()
     throw error

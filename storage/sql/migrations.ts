@@ -1,14 +1,16 @@
 import type { SqlClient } from './client.ts'
+import { migrateDrawer } from './drawer-migrations.ts'
+import { applyMigrations, type Migration } from './migrator.ts'
 
-export interface Migration {
-  id: string
-  /** Run in order, one statement each (PGlite's extended protocol takes a single statement per query). */
-  statements: readonly string[]
-}
+export { SCHEMA_LOCK_KEY, type Migration } from './migrator.ts'
 
-/** Taken with pg_advisory_xact_lock by everything that changes the schema, so concurrent starts queue up. */
-export const SCHEMA_LOCK_KEY = 7_386_021_455
-
+/**
+ * The platform's schema: catalog, carts, coupons, users, sessions, orders, meta. The drawer's tables (settings,
+ * analytics) are the drawer's own set (drawer-migrations.ts). Ids are never renumbered: a database records the ids it
+ * applied. The statements that made or changed the drawer's tables were taken out of 0001, 0002 and 0005, which a
+ * database that recorded them never runs again; the drawer's set adopts those tables in whatever state they were left
+ * (docs/decisions/drawer-store-migrations.md).
+ */
 export const migrations: readonly Migration[] = [
   {
     id: '0001_initial',
@@ -56,21 +58,7 @@ export const migrations: readonly Migration[] = [
         expires_at timestamptz NOT NULL
       )`,
       'CREATE INDEX svc_sessions_user_id_idx ON svc_sessions (user_id)',
-      `CREATE TABLE svc_settings (
-        id integer PRIMARY KEY CHECK (id = 1),
-        document jsonb NOT NULL,
-        version integer NOT NULL
-      )`,
-      `CREATE TABLE svc_analytics_events (
-        id bigserial PRIMARY KEY,
-        type text NOT NULL,
-        cart_key text NULL,
-        product_id integer NULL,
-        value bigint NOT NULL DEFAULT 0,
-        occurred_at timestamptz NOT NULL,
-        data jsonb NOT NULL DEFAULT '{}'
-      )`,
-      'CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at)',
+      // svc_settings and svc_analytics_events were made here: now drawer_0001_settings and drawer_0002_analytics_events.
       `CREATE TABLE svc_meta (
         key text PRIMARY KEY,
         value text NOT NULL
@@ -79,17 +67,9 @@ export const migrations: readonly Migration[] = [
   },
   {
     id: '0002_analytics_visitors',
-    statements: [
-      // Visitors are stored as a keyed hash of the cart key, never the key itself: the raw column goes, with any
-      // keys written before (no route wrote events until this migration).
-      'ALTER TABLE svc_analytics_events DROP COLUMN cart_key',
-      'ALTER TABLE svc_analytics_events ADD COLUMN visitor text NULL',
-      // Set from the event when it is stored: the summary counts adds and their value without reading `data`.
-      'ALTER TABLE svc_analytics_events ADD COLUMN drawer_add boolean NOT NULL DEFAULT false',
-      // The summary reads a range of days: with the columns it needs in the index, it does not touch the rows.
-      'DROP INDEX svc_analytics_events_occurred_at_idx',
-      'CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at) INCLUDE (type, drawer_add, value, visitor)'
-    ]
+    // Changed only svc_analytics_events (a visitor hash instead of the cart key, the drawer_add column, the index):
+    // now part of drawer_0002_analytics_events. Kept, empty, so the ids keep their order and meaning.
+    statements: []
   },
   {
     id: '0003_cart_snapshots',
@@ -122,11 +102,8 @@ export const migrations: readonly Migration[] = [
   {
     id: '0005_attribution_from_orders',
     statements: [
-      // Attributed revenue is counted from placed orders (issue 19): the browser's `value` of an event is no longer
-      // stored, and what was stored goes (the index includes the column, so it goes first and comes back without it).
-      'DROP INDEX svc_analytics_events_occurred_at_idx',
-      'ALTER TABLE svc_analytics_events DROP COLUMN value',
-      'CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at) INCLUDE (type, drawer_add, visitor)',
+      // Attributed revenue is counted from placed orders. The analytics table's `value` column, which this
+      // dropped, is dropped by drawer_0002_analytics_events.
       // The analytics read the orders of a range of days.
       'CREATE INDEX svc_orders_created_at_idx ON svc_orders (created_at)'
     ]
@@ -146,25 +123,19 @@ export const migrations: readonly Migration[] = [
 ]
 
 /**
- * Applies the pending migrations in one transaction that holds the schema lock, so instances starting together
- * apply each migration once. Returns the ids it applied.
+ * Applies the platform's pending migrations in one transaction that holds the schema lock, so instances starting
+ * together apply each migration once. Returns the ids it applied. The drawer's tables are not among them: see
+ * `migrateStorage`.
  */
 export async function migrate (client: SqlClient, list: readonly Migration[] = migrations): Promise<string[]> {
-  return client.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock(${SCHEMA_LOCK_KEY})`)
-    await tx.query(`CREATE TABLE IF NOT EXISTS svc_schema_migrations (
-      id text PRIMARY KEY,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`)
-    const { rows } = await tx.query<{ id: string }>('SELECT id FROM svc_schema_migrations')
-    const done = new Set(rows.map((row) => row.id))
-    const applied: string[] = []
-    for (const migration of list) {
-      if (done.has(migration.id)) continue
-      for (const statement of migration.statements) await tx.query(statement)
-      await tx.query('INSERT INTO svc_schema_migrations (id) VALUES ($1)', [migration.id])
-      applied.push(migration.id)
-    }
-    return applied
-  })
+  return applyMigrations(client, 'svc_schema_migrations', list)
+}
+
+/**
+ * Everything `SqlStorage` needs: the platform's migrations, then the drawer's (each set under the schema lock, with
+ * its own bookkeeping). Returns the ids applied, the platform's first.
+ */
+export async function migrateStorage (client: SqlClient): Promise<string[]> {
+  const platform = await migrate(client)
+  return [...platform, ...await migrateDrawer(client)]
 }

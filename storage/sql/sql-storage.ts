@@ -7,7 +7,7 @@ import type {
   OrderEffects, OrderQuery, RemovalFinish, RemovedCartLines, WriteVersions, ProductPage, ProductQuery, Session, Storage, StoredCart, StoredSettings, User
 } from '../contract/index.ts'
 import type { SqlClient, SqlSession } from './client.ts'
-import { migrate } from './migrations.ts'
+import { migrateStorage } from './migrations.ts'
 import { productFilter } from './product-query.ts'
 import { NO_PRODUCT_HINT, ProductCache } from './product-cache.ts'
 import { ScopedContext } from '../../lib/index.ts'
@@ -139,9 +139,9 @@ export class SqlStorage implements Storage {
     this.#client = client
   }
 
-  /** Applies pending schema migrations; returns the ids applied. */
+  /** Applies pending schema migrations, the platform's and the drawer's; returns the ids applied. */
   async migrate (): Promise<string[]> {
-    return migrate(this.#client)
+    return migrateStorage(this.#client)
   }
 
   get #db (): SqlSession {

@@ -5,7 +5,7 @@
  */
 import { test } from 'tap'
 import type { QueryResult, SqlClient } from '../../storage/sql/client.ts'
-import { migrate } from '../../storage/sql/migrations.ts'
+import { migrateStorage } from '../../storage/sql/migrations.ts'
 import { ProductCache } from '../../storage/sql/product-cache.ts'
 import { SqlStorage } from '../../storage/sql/sql-storage.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
@@ -35,7 +35,7 @@ for (const backend of storageBackends()) {
   test(`readCart sends a cart's products once per catalog version (${backend.name})`, { skip: backend.skip }, async (t) => {
     const bare = await backend.createBareClients()
     t.teardown(() => bare.dispose())
-    await migrate(bare.clients[0])
+    await migrateStorage(bare.clients[0])
     const { client, sent } = recording(bare.clients[0])
     const storage = new SqlStorage(backend.name, client)
     // Another instance on the same database, with a cache of its own.

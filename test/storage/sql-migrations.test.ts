@@ -1,6 +1,7 @@
 /** The SQL backends' schema: migrations applied once, by whichever instance comes first. */
 import { test } from 'tap'
-import { migrate, migrations } from '../../storage/sql/migrations.ts'
+import { drawerMigrations } from '../../storage/sql/drawer-migrations.ts'
+import { migrate, migrateStorage, migrations } from '../../storage/sql/migrations.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import { product } from './fixtures/contract.ts'
 
@@ -17,13 +18,17 @@ for (const backend of storageBackends()) {
   test(`${backend.name} migrations on a fresh database`, { skip: backend.skip }, async (t) => {
     const { clients: [first, second], dispose } = await backend.createBareClients()
     t.teardown(dispose)
-    const applied = await Promise.all([migrate(first), migrate(second)])
+    const applied = await Promise.all([migrateStorage(first), migrateStorage(second)])
     const ids = migrations.map((migration) => migration.id)
-    t.same(applied.flat().sort(), ids, 'instances migrating together apply each migration exactly once')
+    const drawerIds = drawerMigrations.map((migration) => migration.id)
+    t.same(applied.flat().sort(), [...ids, ...drawerIds].sort(), 'instances migrating together apply each migration exactly once')
     t.same(await migrate(first), [], 'a second run applies nothing')
+    t.same(await migrateStorage(first), [], 'nor of the drawer\'s set')
     const { rows } = await second.query<{ id: string }>('SELECT id FROM svc_schema_migrations ORDER BY id')
     t.same(rows.map((row) => row.id), ids)
-    const { rows: tables } = await first.query<{ count: number }>('SELECT count(*)::int AS count FROM svc_carts')
+    const { rows: drawerRows } = await second.query<{ id: string }>('SELECT id FROM svc_drawer_schema_migrations ORDER BY id')
+    t.same(drawerRows.map((row) => row.id), drawerIds, 'the drawer\'s set keeps its own record')
+    const { rows: tables } = await first.query<{ count: number }>('SELECT ((SELECT count(*) FROM svc_carts) + (SELECT count(*) FROM svc_settings))::int AS count')
     t.same(tables, [{ count: 0 }])
   })
 }

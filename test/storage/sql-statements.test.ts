@@ -4,7 +4,7 @@
  */
 import { test } from 'tap'
 import type { QueryResult, SqlClient } from '../../storage/sql/client.ts'
-import { migrate } from '../../storage/sql/migrations.ts'
+import { migrateStorage } from '../../storage/sql/migrations.ts'
 import { SqlStorage } from '../../storage/sql/sql-storage.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import { line, product } from './fixtures/contract.ts'
@@ -33,7 +33,7 @@ for (const backend of storageBackends()) {
   test(`one statement for a snapshot read and for a cart read (${backend.name})`, { skip: backend.skip }, async (t) => {
     const bare = await backend.createBareClients()
     t.teardown(() => bare.dispose())
-    await migrate(bare.clients[0])
+    await migrateStorage(bare.clients[0])
     const { client, statements } = counting(bare.clients[0])
     const storage = new SqlStorage(backend.name, client)
     await storage.upsertProducts([product(1)])

@@ -5,7 +5,7 @@
  */
 import { test } from 'tap'
 import type { SqlClient } from '../../storage/sql/client.ts'
-import { migrate } from '../../storage/sql/migrations.ts'
+import { migrateStorage } from '../../storage/sql/migrations.ts'
 import { SqlStorage } from '../../storage/sql/sql-storage.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import { line, product } from './fixtures/contract.ts'
@@ -34,7 +34,7 @@ for (const backend of storageBackends()) {
   test(`a cart write after its read is one statement (${backend.name})`, { skip: backend.skip }, async (t) => {
     const bare = await backend.createBareClients()
     t.teardown(() => bare.dispose())
-    await migrate(bare.clients[0])
+    await migrateStorage(bare.clients[0])
     const { client, statements } = counting(bare.clients[0])
     const storage = new SqlStorage(backend.name, client)
     await storage.upsertProducts([product(1), product(2)])
