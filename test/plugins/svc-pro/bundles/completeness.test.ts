@@ -1,10 +1,12 @@
 import type { Test } from 'tap'
+import { login, USERS } from '../../../helpers/security.ts'
 import { DEMO_BUNDLES, onEveryBackend, saveBundles, Shopper, type Json } from './helpers.ts'
 
 /**
- * Issue 19 point 6: a bundle's discount applies only while the bundle is complete, re-priced after every cart change
- * (the bundles' `reconcile` hook), so the Store API's totals and the drawer's cart agree; variable products as
- * members. Demo shop prices: 10 % tax, $5.00 flat shipping; the "starter" bundle is 10 % off (Beanie 1800, Belt 5500).
+ * A bundle's discount applies only to the units that form complete bundles, computed as line adjustments on every
+ * pricing (nothing is stored on the lines), so the Store API's totals and the drawer's cart agree whatever changed
+ * the cart (its own routes, a login merge); variable products as members. Demo shop prices: 10 % tax, $5.00 flat
+ * shipping; the "starter" bundle is 10 % off (Beanie 1800, Belt 5500).
  */
 
 /** `[product id, quantity, line_subtotal, line_total]` of each Store API item. */
@@ -52,6 +54,35 @@ onEveryBackend('bundles: the discount only while the bundle is complete', async 
     // Adding the bundle again completes it with the Belts already there.
     await shopper.addBundle('starter', [101, 102])
     t.same(lines((await agree(t, shopper, '730', 'added again'))), [[102, 3, '16500', '15950'], [101, 1, '1800', '1620']], 'one complete bundle of three Belts and a Beanie')
+  })
+
+  t.test('raising one bundle line to 200 adds no bundle: the discount stays that of the complete bundles', async (t) => {
+    const shopper = await Shopper.guest(app)
+    for (let i = 0; i < 5; i++) await shopper.addBundle('starter', [101, 102])
+    await agree(t, shopper, String(5 * 730), 'five complete bundles')
+    const [beanie] = (await shopper.storeCart()).cart.items
+    const raised = await shopper.update(beanie.key, 200)
+    t.same(lines(raised), [[101, 200, '360000', String(360000 - 5 * 180)], [102, 5, '27500', String(27500 - 5 * 550)]], 'only five Beanies discounted')
+    await agree(t, shopper, String(5 * 730), 'still five bundles')
+  })
+
+  t.test('a login merge carries no discount to units that form no bundle', async (t) => {
+    const session = await login(app, USERS.shopper)
+    const saved = await Shopper.loggedIn(app, session)
+    await saved.addBundle('starter', [101, 102])
+    await agree(t, saved, '730', 'the saved cart: one complete bundle')
+
+    const guest = await Shopper.guest(app)
+    await guest.addBundle('starter', [101, 102])
+    const [beanie, belt] = (await guest.storeCart()).cart.items
+    await guest.remove(belt.key)
+    await guest.update(beanie.key, 50)
+    const merged = await app.inject({ method: 'POST', url: '/account/login', payload: USERS.shopper, headers: { 'cart-token': guest.token } })
+    t.equal(merged.statusCode, 200)
+    const after = await Shopper.loggedIn(app, { ...session, cookie: merged.cookies.map(({ name, value }) => `${name}=${value}`).join('; '), nonce: merged.json().nonce })
+    const cart = await agree(t, after, '730', 'after the merge')
+    t.same(lines(cart).map(([id, quantity]: number[]) => [id, quantity]).sort(), [[101, 51], [102, 1]], 'the guest\'s Beanies joined the saved bundle line')
+    t.same(lines(cart).find(([id]: number[]) => id === 101).slice(2), ['91800', String(91800 - 180)], 'one Beanie at 10 % off, fifty at full price')
   })
 
   t.test('an ordinary line of the same product does not complete a bundle', async (t) => {
