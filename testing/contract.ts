@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { CartActionError } from '../domain/cart-action-error.ts'
-import type { CartState, CommercePort, StorefrontContext, Viewer } from '../plugins/commerce-port/index.ts'
+import { resolveCommercePort, type CartState, type CommercePort, type ResolvedCommercePort, type StorefrontContext, type Viewer } from '../plugins/commerce-port/index.ts'
 import { differs, fail, matches, ok, refuses, same } from './checks.ts'
 
 /**
@@ -103,7 +103,7 @@ interface ProbeAnswer {
  */
 export function commercePortContract (test: ContractTest, { name, start }: PortContractOptions): void {
   test(`the commerce port's contract: ${name}`, async (t) => {
-    let port: CommercePort | undefined
+    let port: ResolvedCommercePort | undefined
     const host = await start((app) => {
       // The session operations need a real request of the host: this route reports what they answer for it.
       app.get(PROBE, async (request) => {
@@ -121,16 +121,17 @@ export function commercePortContract (test: ContractTest, { name, start }: PortC
       })
     })
     try {
-      port = host.commerce
-      await runDuties(t, host)
+      // The port as the drawer uses it: the documented defaults stand in for the optional members the host left out.
+      port = resolveCommercePort(host.commerce)
+      await runDuties(t, host, port)
     } finally {
       await host.close()
     }
   })
 }
 
-async function runDuties (t: ContractTestContext, host: PortContractHost): Promise<void> {
-  const { app, commerce, fixtures } = host
+async function runDuties (t: ContractTestContext, host: PortContractHost, commerce: ResolvedCommercePort): Promise<void> {
+  const { app, fixtures } = host
   const [first, second] = fixtures.products
 
   async function newCart (): Promise<{ token: string, key: string }> {

@@ -1,6 +1,6 @@
 import fp from 'fastify-plugin'
 import type { AnalyticsStore, SettingsStore } from '../../storage/contract/index.ts'
-import type { CommercePort } from '../commerce-port/index.ts'
+import { resolveCommercePort, type CommercePort, type ResolvedCommercePort } from '../commerce-port/index.ts'
 
 export interface DrawerStores {
   /** The drawer's settings document. */
@@ -18,8 +18,8 @@ export interface CommercePluginOptions {
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** The shop, as the drawer sees it (the commerce port). */
-    commerce: CommercePort
+    /** The shop, as the drawer sees it: the host's commerce port with the defaults of the members it left out. */
+    commerce: ResolvedCommercePort
     /** Where the drawer keeps its own data. */
     drawerStores: DrawerStores
     /** The drawer's signing secrets, newest first. */
@@ -29,7 +29,7 @@ declare module 'fastify' {
 
 /** Decorates the instance with the commerce port and the drawer's stores: every drawer plugin depends on it. */
 export const commercePlugin = fp<CommercePluginOptions>(async (fastify, options) => {
-  fastify.decorate('commerce', options.commerce)
+  fastify.decorate('commerce', resolveCommercePort(options.commerce))
   if (options.secrets.length === 0 || options.secrets.some((secret) => Buffer.byteLength(secret) < 32)) {
     throw new Error('cartDrawer: secrets must hold at least one secret of at least 32 bytes')
   }

@@ -8,3 +8,4 @@ export type {
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './port.ts'
 export { CartHooks, applyFollowUp, type CartHookName } from './cart-hooks.ts'
+export { resolveCommercePort, DEFAULT_REST_ROOT, type ResolvedCommercePort, type ResolvedCartsPort } from './resolve.ts'

@@ -38,17 +38,20 @@ export type { AdjustableLine, LineAdjuster, LineAdjustment }
  * routes' `changeAsService`) starts from a request, never from a hook.
  */
 export interface CommercePort {
-  /** The REST root, starting and ending with a slash (`/wp-json/`). */
-  readonly restRoot: string
+  /** Optional: the REST root, starting and ending with a slash. Default `/wp-json/`. */
+  readonly restRoot?: string
   /** The storefront's base URL, without a trailing slash. */
   readonly homeUrl: string
-  readonly siteUrl: string
-  readonly currency: Currency
+  /** Optional: the site's URL (the admin side), whose origin is allowed too. Default: `homeUrl`. */
+  readonly siteUrl?: string
+  /** Optional: the currency prices are shown in. Default: `config.currency`. */
+  readonly currency?: Currency
   /** Where the drawer's pages send the browser: the shop's checkout, REST nonce, login and logout addresses. */
   readonly urls: ShopUrls
   /** The pricing configuration: snapshots of a cart depend on it. */
   readonly config: ShopConfig
-  now (): Date
+  /** Optional: the shop's clock (tests move it). Default: the system clock. */
+  now? (): Date
 
   // ---------------------------------------------------------------------------------------------- sessions
   /**
@@ -62,8 +65,11 @@ export interface CommercePort {
   verifyNonce (nonce: string, login: Login): boolean
   /** The login's current REST nonce (put into pages the drawer renders). */
   restNonce (login: Login): string
-  /** Whether the user may manage the shop (`manage_shop`): the drawer's admin routes and screens. */
-  canManageShop (user: { capabilities: readonly string[] }): boolean
+  /**
+   * Optional: whether the user may manage the shop: the drawer's admin routes and screens, private products. Default:
+   * the user's capabilities include `manage_shop`.
+   */
+  canManageShop? (user: { capabilities: readonly string[] }): boolean
   /**
    * Optional: counts a drawer write to the cart `key` that may start it against the shop's limit on new carts, before
    * the body is read or anything changed (a fresh Cart-Token is one `GET` away: without a limit, every one would be a
@@ -78,7 +84,9 @@ export interface CommercePort {
   readonly carts: CartsPort
 
   // ---------------------------------------------------------------------------------------------- products
-  getProduct (id: number): Promise<Product | null>
+  /** Optional: one product, or null. Default: `getProducts([id])`. */
+  getProduct? (id: number): Promise<Product | null>
+  /** The products of these ids that exist (any status: the drawer applies visibility itself). */
   getProducts (ids: readonly number[]): Promise<Map<number, Product>>
   listProducts (query: ProductQuery): Promise<ProductPage>
   /**
@@ -92,8 +100,11 @@ export interface CommercePort {
    * the analytics report no order figures.
    */
   orderAttribution? (from: string, to: string, topProducts: number): Promise<OrderAttribution>
-  /** The storefront URL of a product (a variation's: its parent's page with the chosen attributes). */
-  productUrl (product: Product, parent: Product, variation?: Record<string, string>): string
+  /**
+   * Optional: the storefront URL of a product (a variation's: its parent's page with the chosen attributes). Default:
+   * WooCommerce's permalink, `{homeUrl}/product/{parent slug}/` with `attribute_…` query parameters for a variation.
+   */
+  productUrl? (product: Product, parent: Product, variation?: Record<string, string>): string
 
   // ---------------------------------------------------------------------------------------------- contributions
   /** Registers the drawer's data under `extensions[namespace]` of every Store API cart response. */
@@ -145,8 +156,8 @@ export interface CartsPort {
   ownerOf (read: CartReading): number | null
   /** Prices a read cart (no I/O). */
   priceRead (key: string, read: CartReading, viewer?: Viewer): CartState
-  /** Reads and prices. */
-  get (key: string, viewer?: Viewer): Promise<CartState>
+  /** Optional: reads and prices. Default: `read`, then `priceRead`. */
+  get? (key: string, viewer?: Viewer): Promise<CartState>
   addItem (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
   /**
    * Removes every given line or none (an unknown or locked key refuses the whole change). `read`: the cart as this
@@ -167,10 +178,16 @@ export interface CartsPort {
    */
   changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState>
 
-  /** Which lines are locked (the union of the `lockedLines` hooks: only the drawer's own controls change them). */
-  lockedLines (data: CartData): ReadonlySet<string>
-  /** Grows whenever a `lockedLines` hook is added or removed: what a snapshot computed with the locks depends on. */
-  readonly lockedLinesGeneration: number
+  /**
+   * Optional: which lines are locked (the union of the `lockedLines` hooks: only the drawer's own controls change
+   * them). Default: the union of the `lockedLines` hooks the drawer added through `addHook`.
+   */
+  lockedLines? (data: CartData): ReadonlySet<string>
+  /**
+   * Optional: grows whenever a `lockedLines` hook is added or removed: what a snapshot computed with the locks depends
+   * on. Default: counted by the drawer as it adds and removes its hooks.
+   */
+  readonly lockedLinesGeneration?: number
   /**
    * The declared hooks, each returning a function that removes it: `lockedLines` names lines only the drawer may
    * change; `reconcile` runs after every change and answers the follow-up the host applies in a second write
@@ -372,9 +389,10 @@ export interface FilterPort {
   /** Adds a callback; returns a function that removes it. */
   add<N extends DrawerFilterName> (name: N, callback: (value: ValueOf<N>, ...args: ArgsOf<N>) => ValueOf<N> | Promise<ValueOf<N>>, priority?: number): () => void
   apply<N extends DrawerFilterName> (name: N, value: ValueOf<N>, ...args: ArgsOf<N>): Promise<ValueOf<N>>
-  has (name: DrawerFilterName): boolean
-  /** Where the errors of callbacks that threw are reported (their input value is kept). */
-  setErrorReporter (report: FilterErrorReporter): void
+  /** Optional: whether a callback is added for `name` (the drawer then skips work no filter changes). Default: always. */
+  has? (name: DrawerFilterName): boolean
+  /** Optional: where the errors of callbacks that threw are reported (their input value is kept). Default: the host's own. */
+  setErrorReporter? (report: FilterErrorReporter): void
 }
 
 export type FilterErrorReporter = (name: string, error: unknown) => void

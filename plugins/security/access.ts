@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify'
 import { restError } from '../../errors/index.ts'
 import { isStorageUnavailable } from '../../storage/contract/index.ts'
-import type { CommercePort, Login } from '../commerce-port/index.ts'
+import type { Login, ResolvedCommercePort } from '../commerce-port/index.ts'
 import type { SvcRequestContext } from './context.ts'
 import type { AccessGroup } from './route-rules.ts'
 
@@ -13,7 +13,7 @@ function header (request: FastifyRequest, name: string): string | undefined {
 }
 
 /** The login of the request; a storage failure becomes the given 503. */
-async function login (request: FastifyRequest, shop: CommercePort, unavailable: 'svc_cart_session_unavailable' | 'svc_storage_unavailable'): Promise<Login | null> {
+async function login (request: FastifyRequest, shop: ResolvedCommercePort, unavailable: 'svc_cart_session_unavailable' | 'svc_storage_unavailable'): Promise<Login | null> {
   try {
     return await shop.login(request)
   } catch (error) {
@@ -31,7 +31,7 @@ async function login (request: FastifyRequest, shop: CommercePort, unavailable: 
  * change checks its owner).
  */
 export async function resolveAccess (
-  request: FastifyRequest, shop: CommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null, guestWithoutRead = false
+  request: FastifyRequest, shop: ResolvedCommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null, guestWithoutRead = false
 ): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')

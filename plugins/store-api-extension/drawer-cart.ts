@@ -7,12 +7,12 @@ import {
 import type { PricedLine } from '../../domain/types.ts'
 import { storeApiCode } from '../../errors/index.ts'
 import type { SettingsService } from '../settings/index.ts'
-import type { CartState, CommercePort } from '../commerce-port/index.ts'
+import type { CartState, ResolvedCommercePort } from '../commerce-port/index.ts'
 import { FilterIssues, type FilterErrorCapture } from './filter-issues.ts'
 import { CART_FILTER, checkCartExtension, checkPresentationRow, ITEM_FILTER, type OwnCartExtension } from './filter-output.ts'
 
 export interface DrawerCartOptions {
-  shop: CommercePort
+  shop: ResolvedCommercePort
   settings: SettingsService
   capture: FilterErrorCapture
   log: FastifyBaseLogger
@@ -33,7 +33,7 @@ const SNAPSHOT_FORMAT = 1
  * `svc_store_api_cart_extension_data`, the locked keys, and the drawer's cart state.
  */
 export class DrawerCart {
-  readonly #shop: CommercePort
+  readonly #shop: ResolvedCommercePort
   readonly #settings: SettingsService
   readonly #capture: FilterErrorCapture
   readonly #log: FastifyBaseLogger

@@ -4,7 +4,7 @@ import { conditionContext } from '../../domain/conditions/index.ts'
 import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates, type RecommendationStep } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import type { RecommendationsSettings } from '../../schemas/settings.ts'
-import type { CartState, CommercePort, Viewer } from '../commerce-port/index.ts'
+import type { CartState, ResolvedCommercePort, Viewer } from '../commerce-port/index.ts'
 import { RecommendationCache } from './recommendation-cache.ts'
 import { currencyBlock } from '../../domain/money.ts'
 
@@ -87,7 +87,7 @@ export async function recommendationsFor (fastify: FastifyInstance, state: CartS
 }
 
 async function pickProducts (
-  shop: CommercePort, state: CartState, data: CartData, steps: readonly RecommendationStep[], settings: RecommendationsSettings, unversioned: () => void
+  shop: ResolvedCommercePort, state: CartState, data: CartData, steps: readonly RecommendationStep[], settings: RecommendationsSettings, unversioned: () => void
 ): Promise<Product[]> {
   const parents = new Map(state.priced.lines.map(({ parent }) => [parent.id, parent]))
   const inCart = [...new Set(data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId]))]

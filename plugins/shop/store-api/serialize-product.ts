@@ -1,3 +1,4 @@
+import { productPermalink } from '../../../domain/product-url.ts'
 import {
   backorderNotice, DEFAULT_BACKORDER_NOTICE, effectivePrice, GUEST_VIEWER, isInStock, isOnBackorder, isOnSale, isPurchasable, lowStockRemaining
 } from '../../../domain/catalog.ts'
@@ -13,20 +14,8 @@ export interface SerializeContext {
   homeUrl: string
 }
 
-export function permalink (product: Product, parent: Product, homeUrl: string, variation: Record<string, string> = {}): string {
-  const base = `${homeUrl}/product/${encodeURIComponent(parent.slug)}/`
-  const query = new URLSearchParams()
-  if (product.type === 'variation') {
-    const chosen = { ...product.variationAttributes, ...variation }
-    // Stored attribute maps lose their order (jsonb sorts keys): follow the parent's attribute order.
-    for (const { name } of parent.attributes) {
-      const value = chosen[name]
-      if (value) query.set(`attribute_${name}`, value)
-    }
-  }
-  const search = query.toString()
-  return search ? `${base}?${search}` : base
-}
+/** The storefront URL of a product (WooCommerce's permalink, domain/product-url.ts). */
+export const permalink = productPermalink
 
 export function serializeImages (images: readonly ProductImage[]) {
   return images.map((image) => ({
