@@ -45,13 +45,13 @@ export const drawerMigrations: readonly Migration[] = [
       'ALTER TABLE svc_analytics_events DROP COLUMN IF EXISTS value',
       // The summary reads a range of days from the index alone. Built only where it is missing or of an older shape:
       // an up-to-date table keeps its index (no rebuild under the lock on the first start after an upgrade).
-      `DO $$ BEGIN
-        IF NOT EXISTS (
-          SELECT 1 FROM pg_indexes
-          WHERE schemaname = current_schema() AND tablename = 'svc_analytics_events'
-            AND indexname = 'svc_analytics_events_occurred_at_idx'
-            AND indexdef LIKE '% USING btree (occurred_at) INCLUDE (type, drawer_add, visitor)'
-        ) THEN
+      // The index is looked up by name in this schema only: a query over pg_indexes computes the definition of other
+      // schemas' indexes too, and fails when another connection drops one of them meanwhile.
+      `DO $$
+      DECLARE
+        idx regclass := to_regclass(quote_ident(current_schema()) || '.svc_analytics_events_occurred_at_idx');
+      BEGIN
+        IF idx IS NULL OR pg_get_indexdef(idx) NOT LIKE '% USING btree (occurred_at) INCLUDE (type, drawer_add, visitor)' THEN
           DROP INDEX IF EXISTS svc_analytics_events_occurred_at_idx;
           CREATE INDEX svc_analytics_events_occurred_at_idx ON svc_analytics_events (occurred_at) INCLUDE (type, drawer_add, visitor);
         END IF;
