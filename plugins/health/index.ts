@@ -1,10 +1,11 @@
 import fp from 'fastify-plugin'
 import { HealthSchema, NotReadySchema, ReadinessSchema } from '../../schemas/health.ts'
 import { PUBLIC_SECURITY } from '../openapi/index.ts'
-import type { RateCounter, Storage } from '../../storage/contract/index.ts'
+import type { Lifecycle, RateCounter } from '../../storage/contract/index.ts'
 
 export interface HealthPluginOptions {
-  storage: Storage
+  /** Only its `name` and `ping` are used. */
+  storage: Lifecycle
   rateCounter: RateCounter
   /** How long a dependency may take to answer a readiness probe. */
   timeoutMs?: number

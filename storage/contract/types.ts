@@ -232,7 +232,7 @@ export interface CatalogStore {
 }
 
 /**
- * A cart's stored snapshot as `CartStore.getCartSnapshot` answers it: the bytes and the stamp exactly as
+ * A cart's stored snapshot as `CartViewStore.getCartSnapshot` answers it: the bytes and the stamp exactly as
  * `saveCartSnapshot` stored them, and the catalog's and settings' versions as they are now, read in the same
  * statement. Storage never reads the stamp: whether the snapshot is still current is the caller's decision (the
  * platform stamps it with the versions it was computed at and compares them with these).
@@ -296,12 +296,12 @@ export interface CartViewCache extends Lifecycle {
 /**
  * Carts. Rules:
  * - **Writes of one cart are serial**: `updateCart` calls for one key run one after the other (no lost update);
- *   `setCartUser`, `deleteCart` and `saveCartSnapshot` of a stored cart wait for its lock too. Carts of different
- *   keys are written side by side.
+ *   `setCartUser`, `deleteCart` and `CartViewStore.saveCartSnapshot` of a stored cart wait for its lock too. Carts
+ *   of different keys are written side by side.
  * - **Versions**: a cart is stored at version 1 by its first write and grows by one with every write of its data;
  *   binding it to a user does not change its version.
- * - **Snapshots**: a snapshot is stored for one version of a cart, and any write of the cart (its data or its user)
- *   drops it, unless the write of its data brings the new version's snapshot (`CartUpdate.snapshot`).
+ * - **Snapshots** (`CartViewStore`): a snapshot is stored for one version of a cart, and any write of the cart (its
+ *   data or its user) drops it, unless the write of its data brings the new version's snapshot (`CartUpdate.snapshot`).
  * - **Storage calls inside `updateCart`'s callback** join its transaction: they see its writes, roll back with it, and
  *   never wait on the cart's own lock (the unlocked first run of an update given `seen` has no transaction).
  */
@@ -309,26 +309,6 @@ export interface CartStore {
   getCart (key: string): Promise<StoredCart | null>
   /** The cart, its products and coupons and the settings' version, as one consistent read (one statement). */
   readCart (key: string): Promise<CartRead>
-  /**
-   * The cart's stored snapshot (`saveCartSnapshot`) with its stamp and the catalog's and settings' versions as they
-   * are now; null when the cart is not stored, has no snapshot or is bound to a user (a snapshot is a guest's view:
-   * a user's cart is read whole, with its owner, whoever asks). One lean statement (the hot read path of a cart that
-   * has not changed since its last write): no cart data, products or timestamps are read.
-   */
-  getCartSnapshot (key: string): Promise<CartSnapshot | null>
-  /**
-   * Stores a snapshot of the cart (the drawer's state as sent) if the cart is still at `version`; any write of the
-   * cart drops it. `stamp` is opaque to storage: stored, and answered by `getCartSnapshot`, as it is, for the caller
-   * to tell what the snapshot was computed from. Returns whether it was stored.
-   */
-  saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
-  /**
-   * Other rendered views of a guest cart (`withCartViewCache`: absent from a storage that keeps none). `getCartView`
-   * answers the view while it is the one stored for the cart's current version, with the versions as they are now;
-   * `saveCartView` keeps a view computed from `version` of the cart, at the versions in `stamp`'s maker's hands.
-   */
-  getCartView? (key: string, view: string): Promise<CartSnapshot | null>
-  saveCartView? (key: string, version: number, view: string, stamp: string, body: string, versions: WriteVersions): Promise<void>
   /** The catalog's and settings' versions as they are now. */
   getVersions (): Promise<WriteVersions>
   /**
@@ -366,6 +346,35 @@ export interface CartStore {
    * for, and no cart is deleted twice.
    */
   purgeGuestCarts (before: string, limit: number): Promise<number>
+}
+
+/**
+ * A guest cart's rendered views, each kept for one version of the cart: the drawer's snapshot, and where a view cache
+ * is kept (`withCartViewCache`) the other views. They follow `CartStore`'s rules: a snapshot is stored for one version
+ * of a cart, `saveCartSnapshot` waits for the cart's lock, and any write of the cart drops its snapshot unless the
+ * write brings the new version's (`CartUpdate.snapshot`).
+ */
+export interface CartViewStore {
+  /**
+   * The cart's stored snapshot (`saveCartSnapshot`) with its stamp and the catalog's and settings' versions as they
+   * are now; null when the cart is not stored, has no snapshot or is bound to a user (a snapshot is a guest's view:
+   * a user's cart is read whole, with its owner, whoever asks). One lean statement (the hot read path of a cart that
+   * has not changed since its last write): no cart data, products or timestamps are read.
+   */
+  getCartSnapshot (key: string): Promise<CartSnapshot | null>
+  /**
+   * Stores a snapshot of the cart (the drawer's state as sent) if the cart is still at `version`; any write of the
+   * cart drops it. `stamp` is opaque to storage: stored, and answered by `getCartSnapshot`, as it is, for the caller
+   * to tell what the snapshot was computed from. Returns whether it was stored.
+   */
+  saveCartSnapshot (key: string, version: number, stamp: string, snapshot: string): Promise<boolean>
+  /**
+   * Other rendered views of a guest cart (`withCartViewCache`: absent from a storage that keeps none). `getCartView`
+   * answers the view while it is the one stored for the cart's current version, with the versions as they are now;
+   * `saveCartView` keeps a view computed from `version` of the cart, at the versions in `stamp`'s maker's hands.
+   */
+  getCartView? (key: string, view: string): Promise<CartSnapshot | null>
+  saveCartView? (key: string, version: number, view: string, stamp: string, body: string, versions: WriteVersions): Promise<void>
 }
 
 /** Users and their sessions. E-mail addresses are stored and looked up trimmed and in lower case. */
@@ -533,7 +542,7 @@ export interface Lifecycle {
 }
 
 /** Everything the plugins persist: every store of one backend. */
-export interface Storage extends CatalogStore, CartStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, Lifecycle {}
+export interface Storage extends CatalogStore, CartStore, CartViewStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, Lifecycle {}
 
 export interface RateHit {
   /** Hits counted in the current window, this one included. */

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
-import type { Session, Storage, User } from '../../../storage/contract/index.ts'
+import type { AccountStore, Session, User } from '../../../storage/contract/index.ts'
 import type { NonceService } from './nonce.ts'
 import { PasswordHasher } from './password.ts'
 
@@ -78,13 +78,13 @@ export interface AuthOptions {
 
 /** Logins, login sessions and REST nonces. */
 export class AuthService {
-  readonly #storage: Storage
+  readonly #storage: AccountStore
   readonly #nonces: NonceService
   readonly #now: () => Date
   readonly passwords: PasswordHasher
   readonly sessions: SessionLimits
 
-  constructor (storage: Storage, nonces: NonceService, { now = () => new Date(), passwords = new PasswordHasher(), sessions = DEFAULT_SESSION_LIMITS }: AuthOptions = {}) {
+  constructor (storage: AccountStore, nonces: NonceService, { now = () => new Date(), passwords = new PasswordHasher(), sessions = DEFAULT_SESSION_LIMITS }: AuthOptions = {}) {
     if (!validSessionLimits(sessions)) {
       throw new RangeError(`sessions: idleTimeoutMs (at least 1000) and lifetimeMs (at least the idle timeout) must be whole milliseconds: ${JSON.stringify(sessions)}`)
     }

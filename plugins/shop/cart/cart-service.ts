@@ -7,7 +7,9 @@ import { domainError } from '../../../domain/result.ts'
 import { priceCart, rewardsEarned, type RewardEvaluator } from '../../../domain/totals.ts'
 import { syncRewardGifts } from '../../../domain/rewards.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
-import type { CartRead, RemovalFinish, RemovedCartLines, Storage, StoredCart, WriteVersions } from '../../../storage/contract/index.ts'
+import type {
+  CartRead, CartStore, CartViewStore, CatalogStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions
+} from '../../../storage/contract/index.ts'
 import { StaleReadError } from '../../../storage/contract/index.ts'
 import { applyFollowUp, CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
@@ -56,16 +58,20 @@ function unwrap<T> (result: Result<T>): T {
   return result.value
 }
 
+/** The stores `CartService` uses: carts and their rendered views, and the catalog's reads. */
+export type CartServiceStores =
+  CartStore & CartViewStore & Pick<CatalogStore, 'getProduct' | 'getProducts' | 'getCoupon' | 'getCoupons'>
+
 /** The platform's cart operations: domain rules applied inside the storage's per-cart write lock. */
 export class CartService {
-  readonly #storage: Storage
+  readonly #storage: CartServiceStores
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #hooks = new CartHooks()
   /** The settings' version of the newest read or write this service made (-1: none yet): a new cart's first guess. */
   #settingsVersion = -1
 
-  constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date()) {
+  constructor (storage: CartServiceStores, config: ShopConfig, now: () => Date = () => new Date()) {
     this.#storage = storage
     this.#config = config
     this.#now = now

@@ -7,7 +7,7 @@ import { priceCart, type RewardEvaluator } from '../../../domain/totals.ts'
 import type { LineAdjuster } from '../../../domain/adjustments.ts'
 import type { Address, BillingAddress, CartCustomer, CartData, Order, PricedCart, ShopConfig } from '../../../domain/types.ts'
 import { RestError } from '../../../errors/index.ts'
-import { OrderConflictError, type Storage, type StoredCart } from '../../../storage/index.ts'
+import { OrderConflictError, type CartStore, type CatalogStore, type OrderStore, type StoredCart } from '../../../storage/index.ts'
 import type { Viewer } from '../cart/cart-service.ts'
 
 /** What a checkout request gives: addresses over the cart's, a note and the payment method. */
@@ -54,18 +54,22 @@ export interface RewardSource {
   lineAdjuster: (viewer: Viewer) => LineAdjuster | null
 }
 
+/** The stores `CheckoutService` uses: the cart's locked write, the order with its effects, and the catalog's reads. */
+export type CheckoutStores =
+  Pick<CartStore, 'updateCart'> & Pick<OrderStore, 'createOrder'> & Pick<CatalogStore, 'getProduct' | 'getProducts' | 'getCoupons'>
+
 /**
  * The checkout: a cart becomes an order in one transaction that holds the cart's write lock — every rule is checked
  * against the cart as it is then, the stock is taken and the coupons counted with the order, and the cart is
  * emptied — or nothing changes.
  */
 export class CheckoutService {
-  readonly #storage: Storage
+  readonly #storage: CheckoutStores
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #rewards: RewardSource | undefined
 
-  constructor (storage: Storage, config: ShopConfig, now: () => Date = () => new Date(), rewards?: RewardSource) {
+  constructor (storage: CheckoutStores, config: ShopConfig, now: () => Date = () => new Date(), rewards?: RewardSource) {
     this.#rewards = rewards
     this.#storage = storage
     this.#config = config

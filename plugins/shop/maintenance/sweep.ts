@@ -1,6 +1,6 @@
 import { repeatWhileOpen } from '../../../lib/index.ts'
 import type { FastifyInstance } from 'fastify'
-import type { Storage } from '../../../storage/contract/index.ts'
+import type { AccountStore, CartStore } from '../../../storage/contract/index.ts'
 
 /**
  * The scheduled sweep: guest carts not written for longer than their lifetime, and sessions past their expiry, are
@@ -53,12 +53,15 @@ async function purgeAll (purge: Purge, cutoff: string, batch: number): Promise<n
   return total
 }
 
+/** What the sweep purges: guest carts and expired sessions. */
+export type SweptStores = Pick<CartStore, 'purgeGuestCarts'> & Pick<AccountStore, 'purgeExpiredSessions'>
+
 /**
  * One sweep at the instant `now`: guest carts last written before `now - cartLifetimeMs`, then sessions expired
  * before `now`. A purge that fails is logged and the other still runs.
  */
 export async function sweepExpired (
-  storage: Pick<Storage, 'purgeGuestCarts' | 'purgeExpiredSessions'>,
+  storage: SweptStores,
   now: Date,
   log: SweepLog,
   options: Pick<SweepOptions, 'batch' | 'cartLifetimeMs'> = {}
@@ -84,7 +87,7 @@ export async function sweepExpired (
  * Runs `sweepExpired` a little after the instance is ready, then every `everyMinutes`, on timers that never keep the
  * process alive; closing the instance stops them and waits for a sweep under way.
  */
-export function scheduleSweep (fastify: FastifyInstance, storage: Storage, now: () => Date, options: SweepOptions = {}): void {
+export function scheduleSweep (fastify: FastifyInstance, storage: SweptStores, now: () => Date, options: SweepOptions = {}): void {
   const everyMs = (options.everyMinutes ?? DEFAULT_SWEEP.everyMinutes) * 60_000
   if (!(everyMs > 0) || !Number.isFinite(everyMs)) throw new Error('sweep.everyMinutes must be a positive number')
   repeatWhileOpen(fastify, () => sweepExpired(storage, now(), fastify.log, options)

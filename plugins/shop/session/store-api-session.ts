@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { can, MANAGE_SHOP, type AuthService } from '../auth/auth-service.ts'
 import { requestUser, SESSION_COOKIE } from '../auth/session-cookie.ts'
 import type { Viewer } from '../cart/cart-service.ts'
-import type { Storage } from '../../../storage/contract/index.ts'
+import type { CartStore } from '../../../storage/contract/index.ts'
 import type { CartTokenSigner } from './cart-token.ts'
 import { isCartKey, newCartKey } from './cart-key.ts'
 import { clearCookie, readSignedCookie, setSignedCookie } from './cookies.ts'
@@ -32,7 +32,7 @@ const COOKIE_MAX_AGE_SECONDS = 48 * 3600
 export interface CartSessionDeps {
   cartTokens: CartTokenSigner
   auth: AuthService
-  storage: Storage
+  storage: Pick<CartStore, 'getCart' | 'findUserCart'>
 }
 
 /** The cart key of the signed classic-session cookie, if any. */

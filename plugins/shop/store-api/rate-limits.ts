@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { restError } from '../../../errors/index.ts'
-import type { RateCounter, RateHit, Storage } from '../../../storage/contract/index.ts'
+import type { CartStore, RateCounter, RateHit } from '../../../storage/contract/index.ts'
 import type { RateCount } from '../../commerce-port/index.ts'
 import { perHour, perMinute, type ClientAddressOf, type RateLimit } from '../../security/index.ts'
 import type { AuthService } from '../auth/auth-service.ts'
@@ -59,7 +59,7 @@ declare module 'fastify' {
 
 export interface ShopRateLimiterOptions {
   counter: RateCounter
-  storage: Pick<Storage, 'getCart'>
+  storage: Pick<CartStore, 'getCart'>
   cartTokens: CartTokenSigner
   auth: AuthService
   /** The client address and its rate-limit bucket (the security plugin's `clientAddressResolver`). */
