@@ -64,7 +64,7 @@ export async function buildTeaShop (options: TeaShopOptions): Promise<TeaShopApp
   const commerce = createTeaShopCommerce(shop)
 
   const app = Fastify({ logger: options.logger ?? false })
-  // Errors of svc/v1 (and of this shop's Store API) in the {code, message, data: {status}} shape.
+  // Errors of svc/v1 (and of this shop's cart API) in the {code, message, data: {status}} shape.
   installErrorHandling(app)
   // The shop's own cookies: the login session and the cart's token.
   await app.register(cookie)
