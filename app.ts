@@ -131,7 +131,9 @@ export { settingsPlugin, SettingsService, type SettingsWriteResult, type Version
 export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
 export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
 export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
-export { cartDrawer, commercePlugin, CartHooks, applyFollowUp, type CartDrawerOptions, type CommercePort, type DrawerStores } from './plugins/cart-drawer/index.ts'
+export {
+  cartDrawer, commercePlugin, CartHooks, applyFollowUp, STORE_ROUTES, type CartDrawerOptions, type CommercePort, type DrawerStores, type DrawerCartCapability, type StoreApiMode
+} from './plugins/cart-drawer/index.ts'
 export { svcFreePlugin } from './plugins/svc-free/index.ts'
 export { svcProPlugin } from './plugins/svc-pro/index.ts'
 export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'

@@ -30,7 +30,7 @@ async function json<T> (response: Response): Promise<T> {
 
 /**
  * The drawer's client for the server (specification §5): the Cart-Token comes from the `Cart-Token` header of the
- * Store API cart and goes with every `svc/v1` call; a logged-in shopper adds `X-WP-Nonce`, a guest never does. A
+ * Store API cart (or, on a host without one, of the drawer's own `svc/v1/store/cart`) and goes with every `svc/v1` call; a logged-in shopper adds `X-WP-Nonce`, a guest never does. A
  * refused nonce (403 `svc_invalid_nonce`) is renewed from `GET /account/rest-nonce` once (401 there: the visitor is
  * a guest now, and sends none); a refused token is fetched again once.
  */
@@ -39,10 +39,13 @@ export class Api {
   #token: string | null = null
   #nonce: string | null
   #loading: Promise<StoreCart> | null = null
+  /** The cart routes are the drawer's own (`svc/v1/store/`), under the `svc/v1` rules, not the host's Store API. */
+  readonly #own: boolean
 
   constructor (config: DrawerPageConfig) {
     this.#config = config
     this.#nonce = config.loggedIn ? config.nonce : null
+    this.#own = config.storeApi === 'drawer'
   }
 
   get hasToken (): boolean {
@@ -58,11 +61,13 @@ export class Api {
     if (token) this.#token = token
   }
 
-  /** `GET {restRoot}wc/store/v1/cart`: the Cart-Token (and the drawer settings of `extensions.svc`). */
+  /** `GET {restRoot}wc/store/v1/cart` (or `svc/v1/store/cart`): the Cart-Token (and the settings of `extensions.svc`). */
   loadToken (): Promise<StoreCart> {
     this.#loading ??= (async () => {
       try {
-        const response = await send(this.#url('wc/store/v1/cart'), { headers: { Accept: 'application/json' } })
+        const headers: Record<string, string> = { Accept: 'application/json' }
+        if (this.#own && this.#nonce !== null) headers['X-WP-Nonce'] = this.#nonce
+        const response = await send(this.#url(this.#own ? 'svc/v1/store/cart' : 'wc/store/v1/cart'), { headers })
         this.#remember(response)
         return await json<StoreCart>(response)
       } finally {
@@ -74,6 +79,7 @@ export class Api {
 
   /** A Store API cart route (`update-item`…) on the token's cart; the answer's fresh token is kept. */
   async store<T> (method: Method, path: string, body?: unknown): Promise<T> {
+    if (this.#own) return this.svc<T>(method, `store/${path}`, body)
     if (this.#token === null) await this.loadToken()
     const response = await send(this.#url(`wc/store/v1/${path}`), {
       method,
@@ -96,6 +102,7 @@ export class Api {
       body: body === undefined ? undefined : JSON.stringify(body),
       keepalive: options.keepalive
     })
+    this.#remember(response)
     if (response.status === 403 && retry && !options.keepalive) {
       const error = await errorFrom(response)
       if (error.code === 'svc_invalid_nonce') await this.refreshNonce()

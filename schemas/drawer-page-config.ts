@@ -32,6 +32,11 @@ export interface DrawerPageConfig {
   cartUrl?: string
   /** The shop's home page ("Continue shopping"). */
   shopUrl?: string
+  /**
+   * `drawer`: the cart routes are the drawer's own (`{restRoot}svc/v1/store/cart`…, with the nonce rules of `svc/v1`)
+   * instead of the host's Store API (`{restRoot}wc/store/v1/cart`…). Absent: the Store API's.
+   */
+  storeApi?: 'drawer'
 }
 
 export interface DrawerPageI18n {

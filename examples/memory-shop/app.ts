@@ -9,7 +9,7 @@ import { ShopCarts } from './carts.ts'
 import { Catalog, TEA_SHOP_CONFIG } from './catalog.ts'
 import { createTeaShopCommerce, type TeaShop } from './commerce.ts'
 import { CartExtensions, Filters } from './hooks.ts'
-import { teaShopRoutes } from './routes.ts'
+import { drawerCarts, teaShopRoutes } from './routes.ts'
 import { Accounts, CartTokens } from './session.ts'
 import { MemoryAnalyticsStore, MemorySettingsStore } from './stores.ts'
 
@@ -64,7 +64,7 @@ export async function buildTeaShop (options: TeaShopOptions): Promise<TeaShopApp
   const commerce = createTeaShopCommerce(shop)
 
   const app = Fastify({ logger: options.logger ?? false })
-  // Errors of svc/v1 (and of this shop's Store API) in the {code, message, data: {status}} shape.
+  // Errors of svc/v1 (and of this shop's cart API) in the {code, message, data: {status}} shape.
   installErrorHandling(app)
   // The shop's own cookies: the login session and the cart's token.
   await app.register(cookie)
@@ -72,7 +72,10 @@ export async function buildTeaShop (options: TeaShopOptions): Promise<TeaShopApp
 
   const rateCounter = options.rateCounter ?? createMemoryRateCounter()
   if (options.rateCounter === undefined) app.addHook('onClose', () => rateCounter.close())
-  // The drawer keys its analytics visitor hashes with its own secrets: the shop's, here.
-  await app.register(cartDrawer, { edition: options.edition ?? 'pro', commerce, stores, secrets: [options.secret], rateCounter })
+  // The drawer keys its analytics visitor hashes with its own secrets: the shop's, here. The shop has no Store API:
+  // the drawer serves the cart routes its script calls (`/api/svc/v1/store/cart`…) over the port and `drawerCarts`.
+  await app.register(cartDrawer, {
+    edition: options.edition ?? 'pro', commerce, stores, secrets: [options.secret], rateCounter, storeApi: 'drawer', carts: drawerCarts(shop)
+  })
   return { app, commerce, shop, stores }
 }

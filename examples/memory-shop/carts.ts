@@ -139,7 +139,7 @@ export class ShopCarts implements CartsPort {
     return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#hooks.lockedLines(data))))
   }
 
-  /** The shop's own quantity change (its Store API's `update-item`); a locked line is refused, 0 removes the line. */
+  /** The shop's own quantity change (its cart API's `update-item`, the drawer's through `drawerCarts`); a locked line is refused, 0 removes the line. */
   async setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
     return this.#change(key, viewer, (data) => {
       if (this.#hooks.lockedLines(data).has(itemKey)) {

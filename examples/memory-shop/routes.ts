@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import {
   CartActionError, effectivePrice, formatMoney,
-  type CartState, type Login, type Product, type StorefrontContext, type StorefrontLink, type StorefrontScript, type Viewer
+  type CartState, type DrawerCartCapability, type Login, type Product, type StorefrontContext, type StorefrontLink, type StorefrontScript, type Viewer
 } from 'cart-drawer-service'
 import { storeApiError } from 'cart-drawer-service/errors'
 import type { TeaShop } from './commerce.ts'
@@ -32,9 +32,10 @@ function isRecord (value: unknown): value is Record<string, unknown> {
 
 /**
  * The tea shop's own routes: the shop and product pages (which run the storefront filters, so the drawer's script
- * is on them), a small Store API under the REST root (`cart`, `cart/add`, `cart/update-item`, each answering a
- * Cart-Token and the cart with its `extensions`; the WooCommerce paths the drawer's browser script calls are aliases),
- * and the account routes (login cookie, logout, REST nonce) at the paths the drawer's scripts call.
+ * is on them), a small cart API under the REST root for its own pages (`cart`, `cart/add`, `cart/update-item`, each
+ * answering a Cart-Token and the cart with its `extensions`), and the account routes (login cookie, logout, REST
+ * nonce) at the paths the drawer's scripts call. The cart routes the drawer's script calls are the drawer's own
+ * (`storeApi: 'drawer'`, over `drawerCarts`): the shop writes no Store API.
  */
 export const teaShopRoutes = (shop: TeaShop): FastifyPluginAsync => async (fastify) => {
   const { restRoot, carts, tokens, accounts, filters, extensions, catalog } = shop
@@ -47,20 +48,11 @@ export const teaShopRoutes = (shop: TeaShop): FastifyPluginAsync => async (fasti
     capabilities: login?.user.capabilities ?? []
   })
 
-  /** The request's cart: the Cart-Token header, else the cart cookie, else a new cart. */
-  function cartKeyOf (request: FastifyRequest): string {
-    for (const token of [header(request, 'cart-token'), request.cookies[CART_COOKIE]]) {
-      const key = token === undefined ? null : tokens.verify(token)
-      if (key !== null) return key
-    }
-    return tokens.newKey()
-  }
+  const cartKeyOf = (request: FastifyRequest): string => requestCartKey(shop, request)
 
-  /** The cart as the shop's Store API answers it, with a fresh Cart-Token (header and cookie). */
+  /** The cart as the shop's cart API answers it, with a fresh Cart-Token (header and cookie). */
   async function sendCart (reply: FastifyReply, state: CartState, extra: Record<string, unknown> = {}) {
-    const token = tokens.issue(state.key)
-    reply.header('Cart-Token', token).headers(NO_STORE)
-      .setCookie(CART_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax' })
+    reply.header('Cart-Token', issueCartToken(shop, state.key, reply)).headers(NO_STORE)
     const { priced } = state
     const items = []
     for (const line of priced.lines) {
@@ -127,13 +119,9 @@ export const teaShopRoutes = (shop: TeaShop): FastifyPluginAsync => async (fasti
     return sendCart(reply, state)
   }
 
-  for (const base of [restRoot, `${restRoot}wc/store/v1/`]) {
-    fastify.get(`${base}cart`, getCart)
-    fastify.post(`${base}cart/add`, addToCart)
-    fastify.post(`${base}cart/update-item`, updateItem)
-  }
-  // The Store API's own name for adding.
-  fastify.post(`${restRoot}wc/store/v1/cart/add-item`, addToCart)
+  fastify.get(`${restRoot}cart`, getCart)
+  fastify.post(`${restRoot}cart/add`, addToCart)
+  fastify.post(`${restRoot}cart/update-item`, updateItem)
 
   // ---- accounts
 
@@ -217,6 +205,34 @@ ${product.type === 'variable' ? `<a href="/product/${encodeURIComponent(product.
       : `<button type="button" data-add="${product.id}">Add to cart</button>`
     return page(request, reply, 'product', product.name, `<h1>${escapeHtml(product.name)}</h1><p>${escapeHtml(product.shortDescription)}</p>${sizes}`)
   })
+}
+
+/** The request's cart: the Cart-Token header, else the cart cookie, else a new cart. */
+function requestCartKey (shop: TeaShop, request: FastifyRequest): string {
+  for (const token of [header(request, 'cart-token'), request.cookies[CART_COOKIE]]) {
+    const key = token === undefined ? null : shop.tokens.verify(token)
+    if (key !== null) return key
+  }
+  return shop.tokens.newKey()
+}
+
+/** A fresh Cart-Token for the cart `key`, also kept in the cart cookie (the shop's pages add to the same cart). */
+function issueCartToken (shop: TeaShop, key: string, reply: FastifyReply): string {
+  const token = shop.tokens.issue(key)
+  reply.setCookie(CART_COOKIE, token, { path: '/', httpOnly: true, sameSite: 'lax' })
+  return token
+}
+
+/**
+ * What the drawer's own cart routes need of the shop beyond the port (`storeApi: 'drawer'`): its quantity change
+ * (which refuses locked lines and reconciles, as every change of `ShopCarts`), and its cart session (the cookie).
+ */
+export function drawerCarts (shop: TeaShop): DrawerCartCapability {
+  return {
+    setQuantity: (key, itemKey, quantity, viewer) => shop.carts.setQuantity(key, itemKey, quantity, viewer),
+    sessionCartKey: (request) => requestCartKey(shop, request),
+    issueToken: (key, reply) => issueCartToken(shop, key, reply)
+  }
 }
 
 function isLink (link: StorefrontLink): boolean {

@@ -12,6 +12,8 @@ import { svcProPlugin } from '../svc-pro/index.ts'
 import { commercePlugin, type DrawerStores } from './commerce-plugin.ts'
 import type { CommercePort } from '../commerce-port/index.ts'
 import { missingRoutes } from './specified-routes.ts'
+import { checkStoreApiOptions, type DrawerCartCapability, type StoreApiMode } from './cart-capability.ts'
+import { storeRoutesPlugin } from './store-routes.ts'
 
 export interface CartDrawerOptions {
   /** `free` (default) or `pro`: which `svc/v1` routes, drawer sections and admin screens exist. */
@@ -38,6 +40,14 @@ export interface CartDrawerOptions {
    * path of the site starting with `/`; the settings' `behaviour.cart_url` and `checkout_url` still win over them.
    */
   urls?: DrawerUrls
+  /**
+   * Who serves the cart routes the drawer's script reads and changes the cart through: `host` (default), the host's
+   * Store API (`{restRoot}wc/store/v1/cart`, `cart/update-item`, `cart/add-item`); `drawer`, the drawer itself under
+   * `{restRoot}svc/v1/store/` over the port, for a host without a Store API (it then needs `carts`).
+   */
+  storeApi?: StoreApiMode
+  /** With `storeApi: 'drawer'`: the host's quantity change and cart session, which the port does not carry. */
+  carts?: DrawerCartCapability
 }
 
 /**
@@ -48,6 +58,7 @@ export interface CartDrawerOptions {
  */
 export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
+  const storeApi = checkStoreApiOptions(options.storeApi, options.carts)
   await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores, secrets: options.secrets })
   await fastify.register(settingsPlugin)
   await fastify.register(rewardsPlugin, { edition })
@@ -62,7 +73,8 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   })
   await fastify.register(svcFreePlugin)
   if (edition === 'pro') await fastify.register(svcProPlugin)
-  await fastify.register(drawerAssetsPlugin, { edition, urls: options.urls })
+  if (storeApi === 'drawer') await fastify.register(storeRoutesPlugin, { carts: options.carts! })
+  await fastify.register(drawerAssetsPlugin, { edition, urls: options.urls, storeApi })
   await fastify.register(adminScreensPlugin, { edition, urls: options.urls })
 
   fastify.addHook('onReady', async () => {
@@ -74,6 +86,8 @@ export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
 }, { name: 'cart-drawer', fastify: '5.x' })
 
 export { addedRoutes, specifiedRoutes, missingRoutes } from './specified-routes.ts'
+export { STORE_ROUTES, storeRoutesPlugin, type StoreRoutesOptions } from './store-routes.ts'
+export type { DrawerCartCapability, StoreApiMode } from './cart-capability.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type { DrawerUrls } from '../drawer-assets/index.ts'
 export type {

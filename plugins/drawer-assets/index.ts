@@ -19,6 +19,8 @@ export interface DrawerAssetsOptions {
   edition: Edition
   /** The cart and checkout pages the drawer links to (default the shop's: `{homeUrl}/cart/`, the port's `urls.checkout`). */
   urls?: DrawerUrls
+  /** `drawer`: the script calls the drawer's own cart routes (`svc/v1/store/`) instead of the host's Store API. */
+  storeApi?: 'host' | 'drawer'
   /** The built script (default `dist/client/svc-drawer.js` of the package, written by `npm run build:client`). */
   bundlePath?: string
 }
@@ -140,7 +142,8 @@ export const drawerAssetsPlugin = fp<DrawerAssetsOptions>(async (fastify, option
         locale: current.language.locale,
         catalogs: `${DRAWER_CATALOG_PATH}{locale}.json?v=${catalogs.hash}`,
         texts: texts.value
-      }
+      },
+      ...(options.storeApi === 'drawer' ? { storeApi: 'drawer' as const } : {})
     }
     return [...scripts, { src: `${DRAWER_SCRIPT_PATH}?v=${script.hash}`, data: { id: DRAWER_CONFIG_ID, value: config } }]
   })

@@ -28,10 +28,11 @@ async function login (request: FastifyRequest, shop: ResolvedCommercePort, unava
  * (`svc_invalid_cart_token`) unless that user is logged in. Admin: logged in (401), a valid nonce and `manage_shop`
  * (403). Public: nothing. `drawerSnapshot`: the route sends a guest's stored drawer state when it is current;
  * `cachedView`: likewise the shop's kept view of that name; `guestWithoutRead`: a guest's cart is not read (the route's
- * change checks its owner).
+ * change checks its owner); `sessionCart`: a request without a Cart-Token is given the cart it answers.
  */
 export async function resolveAccess (
-  request: FastifyRequest, shop: ResolvedCommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null, guestWithoutRead = false
+  request: FastifyRequest, shop: ResolvedCommercePort, access: AccessGroup, drawerSnapshot = false, cachedView: string | null = null, guestWithoutRead = false,
+  sessionCart?: (request: FastifyRequest) => string | Promise<string>
 ): Promise<SvcRequestContext> {
   if (access === 'public') return PUBLIC
   const nonce = header(request, 'x-wp-nonce')
@@ -45,7 +46,7 @@ export async function resolveAccess (
   }
 
   const token = header(request, 'cart-token')
-  const cartKey = token === undefined ? null : shop.cartKeyOfToken(token)
+  const cartKey = token === undefined ? (sessionCart === undefined ? null : await sessionCart(request)) : shop.cartKeyOfToken(token)
   if (cartKey === null) throw restError('svc_invalid_cart_token')
 
   const authenticated = await login(request, shop, 'svc_cart_session_unavailable')

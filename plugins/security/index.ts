@@ -124,7 +124,7 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     const early = tokenCart === null ? null : count(request, route, spec.rateLimit!, `cart:${tokenCart}`)
     early?.catch(() => {})
     request.svc = await resolveAccess(request, shop, spec.access, rules?.drawerSnapshot === true, rules?.cachedView?.(request) ?? null,
-      rules?.guestWithoutRead === true)
+      rules?.guestWithoutRead === true, rules?.sessionCart)
     if (spec.rateLimit !== null) answerLimit(reply, await (early ?? count(request, route, spec.rateLimit, visitorOf(request.svc))))
     if (spec.access === 'cart' && spec.method !== 'GET' && rules?.changesCart !== false && request.svc.cartUnread !== true) await countCartStart(request, reply)
   })

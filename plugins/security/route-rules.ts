@@ -40,6 +40,11 @@ export interface SvcRouteRules {
    * change itself refuses a cart bound to a user. Such a write starts no cart, so none is counted.
    */
   guestWithoutRead?: boolean
+  /**
+   * A cart-session route that a request without a Cart-Token may call (the drawer's own `GET store/cart`): its cart is
+   * the one this answers (the host's session's, or a new one); every other rule applies as to a token's cart.
+   */
+  sessionCart?: (request: FastifyRequest) => string | Promise<string>
 }
 
 /** A registered `svc/v1` route with its rules, as the security plugin collected it. */

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { addedRoutes, cartDrawer, specifiedRoutes } from '../../../plugins/cart-drawer/index.ts'
+import { addedRoutes, cartDrawer, specifiedRoutes, STORE_ROUTES } from '../../../plugins/cart-drawer/index.ts'
 import { newCartToken } from '../../helpers/security.ts'
 import { backendSkip, build, buildPlatform, pluginMeta, SITE_URL, STORE_API, SVC, TEST_SECRET, type PlatformHost } from '../../helper.ts'
 
@@ -55,7 +55,8 @@ test('cart-drawer over the example host (build with host memory-shop): the same 
   const cart = await app.inject({ url: '/api/svc/v1/cart', headers: { origin: SITE_URL, 'cart-token': token } })
   t.equal(cart.statusCode, 200, 'svc/v1/cart under the host\'s REST root', { found: cart.body })
   t.match(cart.json(), { cartItems: [], cartCount: 0 })
-  t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('free')].sort(), 'the Free routes')
+  t.same(app.svcRoutes.map((route) => `${route.method} ${route.path}`).sort(), [...specifiedRoutes('free'), ...STORE_ROUTES].sort(),
+    'the Free routes, and the cart routes the drawer serves for a host without a Store API (storeApi: drawer)')
   t.equal((await app.inject({ url: '/api/svc/v1/shipping-meter', headers: { origin: SITE_URL, 'cart-token': token } })).statusCode, 404, 'no Pro route in Free')
 })
 
