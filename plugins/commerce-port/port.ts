@@ -9,8 +9,9 @@ export type { AdjustableLine, LineAdjuster, LineAdjustment }
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
  * catalog, carts and accounts and passes it to `cartDrawer` as the `commerce` option; the reference platform's
- * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). Five groups: a few values, thirty
- * operations (eight of them optional) and a filter interface:
+ * implementation is `fastify.shop.commerce` (plugins/shop/commerce.ts). 21 members are required (counting those of
+ * `carts` and `filters` one by one); the 20 others are optional, each with a documented default or without which the
+ * drawer does less (the drawer fills the defaults in: `resolveCommercePort`). Five groups:
  *
  * - the shop: its URLs, currency and clock (values, not calls);
  * - sessions: the request's cart (from a Cart-Token) and logged-in user, nonces, the `manage_shop` capability;
@@ -28,7 +29,9 @@ export type { AdjustableLine, LineAdjuster, LineAdjustment }
  * A host's duties beyond the operations: its own cart routes (quantity changes, removals) must refuse the lines the
  * `lockedLines` hooks name and run the `reconcile` hooks after every change, as `removeItems` does; the drawer's
  * browser script reads and changes quantities through the Store API cart routes (`{restRoot}wc/store/v1/cart`,
- * `cart/update-item`).
+ * `cart/update-item`, `cart/add-item`), or, for a host without a Store API, through the drawer's own
+ * (`cartDrawer`'s `storeApi: 'drawer'`). Its totals apply the drawer's money effects (`CartRewards`: line
+ * adjustments before the coupons, the reward tiers).
  *
  * The drawer never calls back into a host operation from inside one: its hooks only read and answer data, so a host
  * may run them inside its per-cart lock or transaction. After every cart change the host asks the `reconcile` hooks
