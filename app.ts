@@ -3,10 +3,9 @@ import { OneLineRequestLog } from './config/logger.ts'
 import { sharedSchemaController } from './config/schema-compilers.ts'
 import { defaultShopConfig } from './config/shop-config.ts'
 import type { ShopConfig } from './domain/types.ts'
-import { clientErrorHandler } from './errors/index.ts'
-import { frameworkErrors } from './errors/index.ts'
-import { installErrorHandling } from './errors/index.ts'
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors/index.ts'
 import { cartDrawer } from './plugins/cart-drawer/index.ts'
+import { DEFAULT_REST_ROOT } from './plugins/commerce-port/index.ts'
 import { healthPlugin } from './plugins/health/index.ts'
 import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
 import { openapiPlugin } from './plugins/openapi/index.ts'
@@ -56,7 +55,6 @@ export interface AppOptions {
   fastify?: Omit<FastifyServerOptions, 'logger'>
 }
 
-export const DEFAULT_REST_ROOT = '/wp-json/'
 export const DEFAULT_SITE_URL = 'http://localhost:3000'
 
 /** Builds the whole application: the reference shop and the cart drawer service on top of it. */
@@ -147,6 +145,9 @@ export type {
   CartSnapshotter, CartRewards, CartExtension, CartHookName, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink,
   StorefrontContext
 } from './plugins/cart-drawer/index.ts'
+export { DEFAULT_REST_ROOT }
+// The port as the drawer uses it: a host's port with the defaults of the optional members it left out.
+export { resolveCommercePort, type ResolvedCommercePort, type ResolvedCartsPort } from './plugins/commerce-port/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
 export { priceCart, rewardsEarned, type RewardEvaluator } from './domain/totals.ts'
 export { adjustedAmounts } from './domain/adjustments.ts'
