@@ -67,7 +67,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
     frameworkErrors,
     // One log line per request, when it is answered, instead of Fastify's two.
     logController: new OneLineRequestLog(),
-    // Each route's validators and serializers compiled once per process, not once per instance (issue 19's test speed).
+    // Each route's validators and serializers compiled once per process, not once per instance (the test suite builds hundreds).
     schemaController: sharedSchemaController,
     // A route takes at most 16 KiB unless it declares what it takes (the settings, imports, batches, checkouts):
     // Fastify's own default (1 MiB) fits no route of the shop.

@@ -34,7 +34,7 @@ const DOCUMENT_REST = JSON.stringify({
 
 /**
  * A cart document of about 3 KB (3,030 bytes as text), with its version inside, sent whole as the app's writes send
- * theirs. The size issue 21 names for the floor; a write of the bench's carts stores about as much: the 1-line cart
+ * theirs. The size the performance goals name for the floor; a write of the bench's carts stores about as much: the 1-line cart
  * 0.1 KB of data and a 1.5 KB drawer snapshot, the 3-line cart 0.4 KB and 3.8 KB.
  */
 function cartDocument (version: number): string {

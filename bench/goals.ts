@@ -1,5 +1,5 @@
 /**
- * The performance issue's goals (issue 21), checked against a run's figures (those the run has). Throughput goals
+ * The performance goals, checked against a run's figures (those the run has). Throughput goals
  * are ratios of the app's req/s to a baseline's in the same run: bare for the reads, the bare+tx write floor for the
  * writes (a goal against bare+tx is left out of a run without it, on PGlite).
  */

@@ -22,7 +22,7 @@ export function specifiedRoutes (edition: Edition): readonly string[] {
 
 /**
  * The routes an edition adds beyond the specification's (documented in docs/api.md and the OpenAPI document; the
- * specification promises none of them): the analytics CSV export (issue 19).
+ * specification promises none of them): the analytics CSV export.
  */
 export function addedRoutes (edition: Edition): readonly string[] {
   return edition === 'pro' ? ['GET /analytics/export'] : []

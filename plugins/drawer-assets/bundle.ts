@@ -1,7 +1,7 @@
 import { bundleEntry, packageRoot, type ClientBundle } from '../../lib/index.ts'
 
 /**
- * The drawer script's budget: at most 15.25 KiB gzipped (issue 8's 15 KiB, and a quarter KiB for the page's events
+ * The drawer script's budget: at most 15.25 KiB gzipped (the drawer's first budget of 15 KiB, and a quarter KiB for the page's events
  * and `svcDrawer.refresh()`: docs/decisions/drawer-page-events.md).
  */
 export const MAX_GZIPPED_BYTES = 15.25 * 1024
