@@ -24,7 +24,7 @@ export interface DrawerPageConfig {
   /** The drawer's languages (settings `language`). Absent from an older page: English. */
   i18n?: DrawerPageI18n
   /**
-   * The settings' `behaviour` (issue 19); its empty links mean the platform's pages: `checkoutUrl`, `cartUrl` and
+   * The settings' `behaviour`; its empty links mean the platform's pages: `checkoutUrl`, `cartUrl` and
    * `shopUrl`. Absent from an older page: the drawer behaves as before these settings (no undo).
    */
   behaviour?: BehaviourSettings

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 
 /**
- * The drawer's behaviours (issue 19): the settings' `behaviour` section, and the launcher's look and where it hides
+ * The drawer's behaviours: the settings' `behaviour` section, and the launcher's look and where it hides
  * (part of `launcher`). Every default keeps the drawer as it was before these settings, except the undo after a
  * remove, which is on for a few seconds.
  */

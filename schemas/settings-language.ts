@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox'
 import { LOCALES, type Locale } from '../i18n/locales.ts'
 
-/** The settings' `language` section: the shop's locale and its own texts for the drawer (issue 19). */
+/** The settings' `language` section: the shop's locale and its own texts for the drawer. */
 
 /** The shop's own words for one locale: message id → ICU message (an empty string: the catalog's own text). */
 const TextsSchema = Type.Record(Type.String({ pattern: '^[a-zA-Z][a-zA-Z0-9]{0,63}$' }), Type.String({ maxLength: 1000 }), {

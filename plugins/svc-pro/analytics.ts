@@ -153,7 +153,7 @@ export class DrawerAnalytics {
         type: event.type,
         visitor,
         productId: event.product_id ?? null,
-        // `event.value` is not read: what the browser says an add was worth counts for nothing (issue 19).
+        // `event.value` is not read: what the browser says an add was worth counts for nothing.
         drawerAdd: isDrawerAdd(event),
         occurredAt: (inRange ? new Date(at) : now).toISOString(),
         data: event.data ?? {}

@@ -111,7 +111,7 @@ export const migrations: readonly Migration[] = [
   {
     id: '0006_session_id_hashes',
     statements: [
-      // Sessions are found by a hash of their id, never stored in clear (issue 20). The ids stored so far go with their
+      // Sessions are found by a hash of their id, never stored in clear. The ids stored so far go with their
       // sessions (hashing them in place would keep every id a copy of the database ever held working): everyone logs
       // in once more.
       'DELETE FROM svc_sessions',

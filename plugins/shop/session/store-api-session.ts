@@ -44,7 +44,7 @@ export function cookieCartKey (request: FastifyRequest): string | null {
 /**
  * Whether the request may work on the cart `key` names: a guest's cart (or one not stored yet) for whoever holds its
  * key, a cart bound to a user only together with that user's login session. A Cart-Token or cart cookie of a user's
- * cart is worth nothing after logout, and nothing in another user's hands (issue 20).
+ * cart is worth nothing after logout, and nothing in another user's hands.
  */
 export async function mayUseCart (request: FastifyRequest, deps: CartSessionDeps, key: string): Promise<boolean> {
   const cart = await deps.storage.getCart(key)
