@@ -141,7 +141,7 @@ export type { Storage, RateCounter, OrderAttribution, ProductPage, ProductQuery 
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartState, AdjustableLine, LineAdjuster, LineAdjustment, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
+  CartsPort, CartChange, CartChangeOptions, CartState, AdjustableLine, LineAdjuster, LineAdjustment, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
   CartSnapshotter, CartRewards, CartExtension, CartHookName, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink,
   StorefrontContext
 } from './plugins/cart-drawer/index.ts'

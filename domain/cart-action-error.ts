@@ -6,9 +6,12 @@ import type { DomainError } from './types.ts'
  */
 export class CartActionError extends Error {
   readonly domainError: DomainError
-  constructor (domainError: DomainError) {
+  /** In a list of changes applied together (`CartsPort.change`): the position of the change that was refused. */
+  readonly changeIndex: number | undefined
+  constructor (domainError: DomainError, changeIndex?: number) {
     super(domainError.message)
     this.name = 'CartActionError'
     this.domainError = domainError
+    this.changeIndex = changeIndex
   }
 }

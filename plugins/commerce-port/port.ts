@@ -253,6 +253,36 @@ export interface AddItemInput {
   origin?: LineOrigin
 }
 
+/**
+ * One change of a cart, as the drawer asks for it. A list of changes is applied in order, together or not at all
+ * (`CartsPort.change`): a bundle's members are added in one step.
+ *
+ * - `add`: adds `quantity` of a product (a variation: the variation's id and its chosen attributes), merged into the
+ *   line that has the same product, variation and `group`. `group` keys a line apart (an add-on's or a bundle's line
+ *   never merges with the same product added by the shopper); `origin` names the drawer's control that added it, kept
+ *   on a new line (a line the add merges into keeps its own), through quantity changes, the login merge, and onto the
+ *   order's line. `ifAbsent`: nothing is added when a line of that `group` already exists (an add-on toggled on twice).
+ * - `remove`: the lines of these keys go (an unknown key refuses the list; so does a locked one, unless the change is
+ *   the drawer's own: `CartChangeOptions.service`); `removeGroup`: every line of a group goes (none: nothing happens).
+ * - `applyCoupon`, `removeCoupon`: as the shop's own coupon rules say.
+ */
+export type CartChange =
+  | { type: 'add', id: number, quantity: number, variation?: Record<string, string>, group?: string, origin?: LineOrigin, ifAbsent?: boolean }
+  | { type: 'remove', keys: readonly string[] }
+  | { type: 'removeGroup', group: string }
+  | { type: 'applyCoupon', code: string }
+  | { type: 'removeCoupon', code: string }
+
+export interface CartChangeOptions {
+  /**
+   * A change the drawer makes to its own lines (add-ons, bundles): the `lockedLines` hooks do not refuse it. Else the
+   * locked lines are refused as for the shopper's own changes.
+   */
+  service?: boolean
+  /** The cart as this request read it (`read`), which the change may start from instead of reading it again. */
+  read?: CartReading
+}
+
 /** Who is asking. */
 export interface Viewer {
   canReadPrivate: boolean
