@@ -5,7 +5,7 @@ import { isAddonAddable } from './recommendations.ts'
 import { domainError, fail, ok } from './result.ts'
 import type { AdjustableLine, LineAdjustment } from './adjustments.ts'
 import { percentOf } from './rounding.ts'
-import type { CartData, DomainReason, Product, Result } from './types.ts'
+import type { CartData, DomainError, DomainReason, Product, Result } from './types.ts'
 import { findVariation, variationChoice } from './variations.ts'
 
 /**
@@ -198,6 +198,39 @@ export function addBundleLines (
   viewer: Viewer = GUEST_VIEWER,
   variations: ReadonlyMap<number, BundleVariation> = new Map()
 ): Result<CartData> {
+  const adds = bundleAdds(selection, products, variations)
+  if (!adds.ok) return adds
+  let data = cart
+  for (const add of adds.value) {
+    const product = add.variation === undefined ? products.get(add.id)! : variations.get(add.slotIndex)!.product
+    const added = addToCart(data, { product, parent: products.get(add.productId)!, quantity: 1, group: add.group, origin: 'bundle', ...(add.variation === undefined ? {} : { variation: add.variation }) }, viewer)
+    if (!added.ok) return fail(bundleAddRefused(selection, add.productId, added.error))
+    data = added.value.cart
+  }
+  return ok(data)
+}
+
+/** One member of a bundle as the cart change that adds it: the product or chosen variation, with the bundle's group. */
+export interface BundleAdd {
+  /** The slot's product (a variation's parent). */
+  productId: number
+  slotIndex: number
+  /** What is added: the product, or the chosen variation. */
+  id: number
+  variation?: Record<string, string>
+  group: string
+}
+
+/**
+ * The adds that put a bundle's selection into a cart, one per member in slot order (each quantity 1, the bundle's
+ * group): refused whole when a member cannot be sold now or a variable member's options are not chosen. The shop's own
+ * rules (stock, quantities) are checked when the adds are applied (`bundleAddRefused` words a refusal).
+ */
+export function bundleAdds (
+  selection: BundleSelection,
+  products: ReadonlyMap<number, Product>,
+  variations: ReadonlyMap<number, BundleVariation> = new Map()
+): Result<BundleAdd[]> {
   const unavailable = selection.choices.filter((choice) => !isBundleProductAvailable(products.get(choice.productId)))
   if (unavailable.length > 0) {
     const names = unavailable.map((choice) => {
@@ -209,23 +242,26 @@ export function addBundleLines (
       { bundle_id: selection.bundle.id, product_ids: unavailable.map((choice) => choice.productId) }))
   }
   const group = bundleGroup(selection.bundle.id)
-  let data = cart
+  const adds: BundleAdd[] = []
   for (const { productId, slotIndex } of selection.choices) {
     const parent = products.get(productId)!
     const chosen = variations.get(slotIndex)
-    if (parent.type === 'variable' && chosen === undefined) {
+    if (parent.type !== 'variable') {
+      adds.push({ productId, slotIndex, id: productId, group })
+      continue
+    }
+    if (chosen === undefined) {
       return fail(domainError('variation_attribute_missing', `Choose the options of "${parent.name}": nothing from the bundle was added.`,
         { bundle_id: selection.bundle.id, product_id: productId, slot: slotIndex }))
     }
-    const product = parent.type === 'variable' ? chosen!.product : parent
-    const added = addToCart(data, { product, parent, quantity: 1, group, origin: 'bundle', ...(parent.type === 'variable' ? { variation: chosen!.variation } : {}) }, viewer)
-    if (!added.ok) {
-      const { error } = added
-      return fail({ ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } })
-    }
-    data = added.value.cart
+    adds.push({ productId, slotIndex, id: chosen.product.id, variation: chosen.variation, group })
   }
-  return ok(data)
+  return ok(adds)
+}
+
+/** A member's add the shop refused, worded for the bundle: nothing from it was added. */
+export function bundleAddRefused (selection: BundleSelection, productId: number, error: DomainError): DomainError {
+  return { ...error, message: `${error.message} Nothing from the bundle was added.`, data: { ...error.data, bundle_id: selection.bundle.id, product_id: productId } }
 }
 
 /**

@@ -168,7 +168,7 @@ export function restoreLines (cart: CartData, before: CartData, keys: readonly s
   return withLines(cart, lines)
 }
 
-function copyLine (line: CartLine): CartLine {
+export function copyLine (line: CartLine): CartLine {
   return { ...line, variation: { ...line.variation } }
 }
 

@@ -122,7 +122,8 @@ export function commercePortContract (test: ContractTest, { name, start }: PortC
     })
     try {
       // The port as the drawer uses it: the documented defaults stand in for the optional members the host left out.
-      port = resolveCommercePort(host.commerce)
+      // The drawer's own (`fastify.commerce`) when the host registered it: its defaults are signed with the drawer's secrets.
+      port = host.app.hasDecorator('commerce') ? (host.app as FastifyInstance & { commerce: ResolvedCommercePort }).commerce : resolveCommercePort(host.commerce)
       await runDuties(t, host, port)
     } finally {
       await host.close()
@@ -318,22 +319,30 @@ async function runDuties (t: ContractTestContext, host: PortContractHost, commer
     await refuses(commerce.carts.removeCoupon(key, code, GUEST), 'coupon_not_applied', 'carts.removeCoupon of a coupon not applied')
   })
 
-  await t.test("carts.changeAsService: the drawer's own change, in one write", async () => {
+  await t.test('carts.change applies a list of changes in order, together or not at all', async () => {
     const { key } = await newCart()
-    await commerce.carts.addItem(key, { id: first, quantity: 1, variation: {} }, GUEST)
-    const changed = await commerce.carts.changeAsService(key, GUEST, (data) => ({ ...data, lines: data.lines.map((line) => ({ ...line, quantity: 5 })) }))
-    same(lineSummary(changed), [[first, 0, 5]], 'carts.changeAsService: must answer the cart as the change left it')
-    same(lineSummary(await commerce.carts.get(key, GUEST)), [[first, 0, 5]], 'carts.changeAsService: must store the change')
+    const price = await priceOf(first)
+    const added = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 2 }, { type: 'add', id: second, quantity: 1 }], GUEST)
+    same(lineSummary(added).filter(([id]) => id === first), [[first, 0, 2]], 'carts.change: must add one line with the quantity given (2)')
+    same(lineSummary(added).filter(([id]) => id === second), [[second, 0, 1]], 'carts.change: must apply every change of the list (the second add)')
+    same(added.priced.lines.find(({ line }) => line.productId === first)?.lineSubtotal, 2 * price, 'carts.change: the line subtotal must be quantity × unit price')
+    same(lineSummary(await commerce.carts.get(key, GUEST)), lineSummary(added), 'carts.change: must store the change')
 
-    const refused = new CartActionError({ reason: 'product_not_purchasable', message: 'Refused by the change.' })
-    await refuses(commerce.carts.changeAsService(key, GUEST, (data) => {
-      data.lines = []
-      throw refused
-    }), 'product_not_purchasable', 'carts.changeAsService with a change that throws')
-    same(lineSummary(await commerce.carts.get(key, GUEST)), [[first, 0, 5]], 'carts.changeAsService: a change that throws must store nothing')
+    const refusal = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1 }, { type: 'remove', keys: ['no-such-line'] }], GUEST).then(() => null, (error: unknown) => error)
+    ok(refusal instanceof CartActionError, 'carts.change: a refused change must be thrown as CartActionError', refusal)
+    same((refusal as CartActionError | null)?.changeIndex, 1, 'carts.change: the CartActionError must name the refused change\'s position (changeIndex 1)')
+    same((await commerce.carts.get(key, GUEST)).hash, added.hash, 'carts.change: a refused list must change nothing, not even its earlier changes')
+
+    const grouped = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, group: 'addon:kit', origin: 'addon', ifAbsent: true }], GUEST, { service: true })
+    const groupLines = grouped.stored!.data.lines.filter((line) => line.group === 'addon:kit')
+    same(groupLines.map((line) => [line.productId, line.quantity, line.origin]), [[first, 1, 'addon']], 'carts.change: an add with a group must be a line of its own, keeping its group and origin')
+    const again = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, group: 'addon:kit', ifAbsent: true }], GUEST, { service: true })
+    same(again.stored!.data.lines.filter((line) => line.group === 'addon:kit').map((line) => line.quantity), [1], 'carts.change: an ifAbsent add of a group already in the cart must add nothing')
+    const ungrouped = await commerce.carts.change(key, [{ type: 'removeGroup', group: 'addon:kit' }], GUEST, { service: true })
+    same(lineSummary(ungrouped), lineSummary(added), 'carts.change: removeGroup must remove the group\'s lines and nothing else')
   })
 
-  await t.test('a lockedLines hook: carts.removeItems refuses a locked line; carts.changeAsService may change it', async () => {
+  await t.test('a lockedLines hook: carts.removeItems refuses a locked line; the drawer\'s own change (service) may remove it', async () => {
     const generation = commerce.carts.lockedLinesGeneration
     const remove = commerce.carts.addHook('lockedLines', (data) => new Set(data.lines.filter((line) => line.productId === second).map((line) => line.key)))
     try {
@@ -350,8 +359,9 @@ async function runDuties (t: ContractTestContext, host: PortContractHost, commer
       same((await commerce.carts.get(key, GUEST)).hash, both.hash, 'carts.removeItems: a removal refused for a locked line must remove nothing')
       const rest = await commerce.carts.removeItems(key, [free], GUEST)
       same(lineSummary(rest), [[second, 0, 1]], 'carts.removeItems: must remove the lines that are not locked')
-      const serviced = await commerce.carts.changeAsService(key, GUEST, (data) => ({ ...data, lines: data.lines.filter((line) => line.key !== locked) }))
-      same(serviced.priced.lines, [], 'carts.changeAsService: locks must not apply to the drawer\'s own change')
+      await refuses(commerce.carts.change(key, [{ type: 'remove', keys: [locked] }], GUEST), 'item_locked', 'carts.change removing a locked line without service')
+      const serviced = await commerce.carts.change(key, [{ type: 'remove', keys: [locked] }], GUEST, { service: true })
+      same(serviced.priced.lines, [], 'carts.change: locks must not apply to the drawer\'s own change (service)')
       const again = await commerce.carts.addItem(key, { id: second, quantity: 1, variation: {} }, GUEST)
       const before = commerce.carts.lockedLinesGeneration
       remove()

@@ -1,7 +1,7 @@
 import {
-  addToCart, applyCoupon, applyFollowUp, CartActionError, CartHooks, cartHash, findVariation, normaliseCouponCode, priceCart, removeCoupon,
-  removeLines, rewardsEarned, setLineQuantity, syncRewardGifts,
-  type AddItemInput, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
+  appliedCouponCodes, applyCartChanges, applyFollowUp, CartActionError, CartHooks, cartHash, findVariation, priceCart,
+  rewardsEarned, syncRewardGifts,
+  type AddItemInput, type CartChange, type CartChangeOptions, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
 } from 'cart-drawer-service'
 import type { CartRead, StoredCart } from 'cart-drawer-service/storage'
@@ -129,43 +129,40 @@ export class ShopCarts implements CartsPort {
     return this.priceRead(key, await this.read(key), viewer)
   }
 
+  /** The shop's own add (its cart API's `add-item`). */
   async addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
-    const { product, parent } = this.#resolve(input)
-    return this.#change(key, viewer, (data) =>
-      unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation: input.variation, origin: input.origin }, viewer)).cart)
+    return this.change(key, [{ type: 'add', ...input }], viewer)
   }
 
-  async removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#change(key, viewer, (data) => unwrap(removeLines(data, itemKeys, this.#hooks.lockedLines(data))))
-  }
-
-  /** The shop's own quantity change (its cart API's `update-item`, the drawer's through `drawerCarts`); a locked line is refused, 0 removes the line. */
-  async setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#change(key, viewer, (data) => {
-      if (this.#hooks.lockedLines(data).has(itemKey)) {
-        refuse({ reason: 'item_locked', message: 'This cart item is locked: it can only be changed by the drawer\'s own controls.', data: { keys: [itemKey] } })
+  /**
+   * The port's one cart change: the list applied together or not at all, by the package's `applyCartChanges` over
+   * this shop's data (which is the package's `CartData`), with the products and coupons it names from the catalog.
+   */
+  async change (key: string, changes: readonly CartChange[], viewer: Viewer = GUEST, options: CartChangeOptions = {}): Promise<CartState> {
+    const resolved = new Map(changes.flatMap((change, index) => {
+      if (change.type !== 'add') return []
+      try {
+        return [[change.id, { ...this.#resolve({ id: change.id, quantity: change.quantity, variation: change.variation ?? {} }), variation: change.variation ?? {} }] as const]
+      } catch (error) {
+        throw error instanceof CartActionError ? new CartActionError(error.domainError, index) : error
       }
-      if (quantity === 0) return unwrap(removeLines(data, [itemKey]))
-      const line = data.lines.find((candidate) => candidate.key === itemKey)
-      const product = line === undefined ? null : this.#catalog.get(line.variationId || line.productId)
-      return unwrap(setLineQuantity(data, itemKey, quantity, product))
-    })
+    }))
+    const coupons = new Map(appliedCouponCodes(changes).map((code) => [code, this.#catalog.coupon(code)]))
+    return this.#change(key, viewer, (data) => applyCartChanges(data, changes, {
+      resolved,
+      lineProducts: this.#catalog.getMany(productIds(data)),
+      coupons,
+      subtotal: (cart) => this.#price(cart, viewer).totals.totalItems,
+      locked: options.service === true ? () => new Set() : (cart) => this.#hooks.lockedLines(cart),
+      now: this.#now(),
+      currency: this.#config.currency,
+      viewer
+    }))
   }
 
-  async applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
-    const normalised = normaliseCouponCode(code)
-    return this.#change(key, viewer, (data) => {
-      const subtotal = this.#price(data, viewer).totals.totalItems
-      return unwrap(applyCoupon(data, this.#catalog.coupon(normalised), { code: normalised, subtotal, now: this.#now(), currency: this.#config.currency }))
-    })
-  }
-
-  async removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#change(key, viewer, (data) => unwrap(removeCoupon(data, normaliseCouponCode(code))))
-  }
-
-  async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
-    return this.#change(key, viewer, change)
+  /** The shop's own quantity change (its cart API's `update-item`): a locked line is refused, 0 removes the line. */
+  async setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer = GUEST): Promise<CartState> {
+    return this.change(key, [{ type: 'setQuantity', key: itemKey, quantity }], viewer)
   }
 
   lockedLines (data: CartData): ReadonlySet<string> {

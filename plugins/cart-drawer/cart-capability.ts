@@ -15,11 +15,12 @@ export type StoreApiMode = 'host' | 'drawer'
  */
 export interface DrawerCartCapability {
   /**
-   * Sets a line's quantity in one atomic change (0 removes the line), as the host's own cart routes do: it refuses a
-   * line the `lockedLines` hooks name (`CartActionError` with reason `item_locked`) and an unknown key (`item_not_found`),
-   * runs the `reconcile` hooks after the change and answers the cart as it then stands, like every port change.
+   * Optional: sets a line's quantity in one atomic change (0 removes the line), as the host's own cart routes do: it
+   * refuses a line the `lockedLines` hooks name (`CartActionError` with reason `item_locked`) and an unknown key
+   * (`item_not_found`), runs the `reconcile` hooks after the change and answers the cart as it then stands, like every
+   * port change. Default: the port's `carts.change` with one `setQuantity`.
    */
-  setQuantity (key: string, itemKey: string, quantity: number, viewer: Viewer): Promise<CartState>
+  setQuantity? (key: string, itemKey: string, quantity: number, viewer: Viewer): Promise<CartState>
   /**
    * The cart a request that sends no Cart-Token means: the host's own session's (its cart cookie), else a new key.
    * The drawer still refuses a cart bound to a user other than the request's login.
@@ -28,15 +29,20 @@ export interface DrawerCartCapability {
   /**
    * A Cart-Token naming `key` that the port's `cartKeyOfToken` accepts, sent in the `Cart-Token` header of every
    * answer of the drawer's cart routes. A host that also keeps the cart in a cookie of its own sets it on `reply` here.
+   * Optional when the port leaves `cartKeyOfToken` to the drawer: its own tokens are sent then.
    */
-  issueToken (key: string, reply: FastifyReply): string
+  issueToken? (key: string, reply: FastifyReply): string
 }
 
-/** Checks the `storeApi` and `carts` options together: `drawer` needs every member of `carts`. */
-export function checkStoreApiOptions (storeApi: unknown, carts: Partial<DrawerCartCapability> | undefined): StoreApiMode {
+/**
+ * Checks the `storeApi` and `carts` options together: `drawer` needs `carts.sessionCartKey`, and `carts.issueToken`
+ * unless the drawer makes the Cart-Tokens (`ownTokens`: the port has no `cartKeyOfToken`).
+ */
+export function checkStoreApiOptions (storeApi: unknown, carts: Partial<DrawerCartCapability> | undefined, ownTokens = false): StoreApiMode {
   if (storeApi === undefined || storeApi === 'host') return 'host'
   if (storeApi !== 'drawer') throw new Error(`cartDrawer: storeApi must be 'host' or 'drawer', not ${JSON.stringify(storeApi)}`)
-  const missing = (['setQuantity', 'sessionCartKey', 'issueToken'] as const).filter((name) => typeof carts?.[name] !== 'function')
+  const needed = ownTokens ? ['sessionCartKey'] as const : ['sessionCartKey', 'issueToken'] as const
+  const missing = needed.filter((name) => typeof carts?.[name] !== 'function')
   if (missing.length > 0) {
     throw new Error(`cartDrawer: storeApi 'drawer' serves the cart routes itself and needs the carts option with ${missing.map((name) => `carts.${name}`).join(', ')} (see DrawerCartCapability)`)
   }

@@ -29,10 +29,10 @@ declare module 'fastify' {
 
 /** Decorates the instance with the commerce port and the drawer's stores: every drawer plugin depends on it. */
 export const commercePlugin = fp<CommercePluginOptions>(async (fastify, options) => {
-  fastify.decorate('commerce', resolveCommercePort(options.commerce))
   if (options.secrets.length === 0 || options.secrets.some((secret) => Buffer.byteLength(secret) < 32)) {
     throw new Error('cartDrawer: secrets must hold at least one secret of at least 32 bytes')
   }
+  fastify.decorate('commerce', resolveCommercePort(options.commerce, { secrets: options.secrets }))
   fastify.decorate('drawerStores', options.stores)
   fastify.decorate('drawerSecrets', [...options.secrets])
 }, { name: 'commerce', fastify: '5.x' })

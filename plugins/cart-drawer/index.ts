@@ -58,7 +58,7 @@ export interface CartDrawerOptions {
  */
 export const cartDrawer = fp<CartDrawerOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
-  const storeApi = checkStoreApiOptions(options.storeApi, options.carts)
+  const storeApi = checkStoreApiOptions(options.storeApi, options.carts, options.commerce.cartKeyOfToken === undefined)
   await fastify.register(commercePlugin, { commerce: options.commerce, stores: options.stores, secrets: options.secrets })
   await fastify.register(settingsPlugin)
   await fastify.register(rewardsPlugin, { edition })

@@ -77,7 +77,7 @@ export const storeRoutesPlugin = fp<StoreRoutesOptions>(async (fastify, options)
   /** A fresh Cart-Token for the request's cart, in the answer whatever it is (refusals too, as the Store API does). */
   function sendToken (request: FastifyRequest, reply: FastifyReply): string {
     const key = cartKeyOf(request)
-    reply.header('Cart-Token', carts.issueToken(key, reply))
+    reply.header('Cart-Token', carts.issueToken === undefined ? shop.issueToken!(key) : carts.issueToken(key, reply))
     return key
   }
 
@@ -148,7 +148,9 @@ export const storeRoutesPlugin = fp<StoreRoutesOptions>(async (fastify, options)
       }
     }, async (request, reply) => change(request, reply, async (key, viewer) => {
       await checkLine(request, request.body.key)
-      return carts.setQuantity(key, request.body.key, request.body.quantity, viewer)
+      return carts.setQuantity === undefined
+        ? shop.carts.change(key, [{ type: 'setQuantity', key: request.body.key, quantity: request.body.quantity }], viewer)
+        : carts.setQuantity(key, request.body.key, request.body.quantity, viewer)
     }))
 
     app.post('/store/cart/remove-item', {

@@ -8,4 +8,6 @@ export type {
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './port.ts'
 export { CartHooks, applyFollowUp, type CartHookName } from './cart-hooks.ts'
-export { resolveCommercePort, DEFAULT_REST_ROOT, type ResolvedCommercePort, type ResolvedCartsPort } from './resolve.ts'
+export { resolveCommercePort, DEFAULT_REST_ROOT, type ResolvedCommercePort, type ResolvedCartsPort, type ResolveOptions } from './resolve.ts'
+export { DrawerFilters } from './filters.ts'
+export { drawerSessions, type DrawerSessions } from './sessions.ts'

@@ -3,8 +3,9 @@ import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Pro
 import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/contract/index.ts'
 import type { RewardEvaluator } from '../../domain/totals.ts'
 import type { AdjustableLine, LineAdjuster, LineAdjustment } from '../../domain/adjustments.ts'
+import type { CartChange } from '../../domain/cart-changes.ts'
 
-export type { AdjustableLine, LineAdjuster, LineAdjustment }
+export type { AdjustableLine, LineAdjuster, LineAdjustment, CartChange }
 
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
@@ -38,7 +39,7 @@ export type { AdjustableLine, LineAdjuster, LineAdjustment }
  * (`CartHooks.reconcile` merges their answers) and, when they answer a `CartFollowUp`, applies it to the cart as it
  * then stands in one follow-up write (`applyFollowUp`, then its usual gift and coupon checks), under the same lock if it
  * holds one, and answers the cart as that write leaves it. Everything else the drawer does to a cart (its own
- * routes' `changeAsService`) starts from a request, never from a hook.
+ * routes' `change`) starts from a request, never from a hook.
  */
 export interface CommercePort {
   /** Optional: the REST root, starting and ending with a slash. Default `/wp-json/`. */
@@ -57,17 +58,22 @@ export interface CommercePort {
   now? (): Date
 
   // ---------------------------------------------------------------------------------------------- sessions
-  /**
-   * The cart key a Cart-Token names, or null when the token is not valid. The token is a bearer's: the drawer serves
-   * a cart bound to a user (`carts.ownerOf`) only with that user's login.
-   */
-  cartKeyOfToken (token: string): string | null
   /** The request's logged-in user (from the shop's session cookie), or null. */
   login (request: FastifyRequest): Promise<Login | null>
-  /** Whether `nonce` is the login's current REST nonce (the `X-WP-Nonce` header). */
-  verifyNonce (nonce: string, login: Login): boolean
-  /** The login's current REST nonce (put into pages the drawer renders). */
-  restNonce (login: Login): string
+  /**
+   * Optional: the cart key a Cart-Token names, or null when the token is not valid. The token is a bearer's: the drawer
+   * serves a cart bound to a user (`carts.ownerOf`) only with that user's login. Default: the drawer's own tokens,
+   * `{key}.{HMAC}` signed with its secrets (a host without its own gives them out through the drawer's cart routes,
+   * `storeApi: 'drawer'`, or `fastify.commerce.issueToken`).
+   */
+  cartKeyOfToken? (token: string): string | null
+  /**
+   * Optional: whether `nonce` is the login's current REST nonce (the `X-WP-Nonce` header). Default: the drawer's own
+   * nonces, an HMAC of the user's id and the login's `sessionId` under its secrets. Give both nonce members or neither.
+   */
+  verifyNonce? (nonce: string, login: Login): boolean
+  /** Optional: the login's current REST nonce (put into pages the drawer renders). Default: the drawer's own. */
+  restNonce? (login: Login): string
   /**
    * Optional: whether the user may manage the shop: the drawer's admin routes and screens, private products. Default:
    * the user's capabilities include `manage_shop`.
@@ -112,8 +118,12 @@ export interface CommercePort {
   // ---------------------------------------------------------------------------------------------- contributions
   /** Registers the drawer's data under `extensions[namespace]` of every Store API cart response. */
   extendCart (extension: CartExtension): void
-  /** The shop's named filters: the drawer adds to some (fragments, storefront scripts) and reads others. */
-  readonly filters: FilterPort
+  /**
+   * Optional: the shop's named filters: the drawer adds to some (fragments, storefront scripts) and reads others.
+   * Default: the drawer's own (`DrawerFilters`), which the host applies through `fastify.commerce.filters` where its
+   * pages need them (`storefront_scripts` on every page, the order action after a checkout).
+   */
+  readonly filters?: FilterPort
 }
 
 export interface ShopUrls {
@@ -144,6 +154,11 @@ export interface DrawerUser {
 /** The login a request carries; the shop may keep more in it (its session), which the drawer hands back untouched. */
 export interface Login {
   user: DrawerUser
+  /**
+   * Optional: the login session's id (any string that changes with each new login of the user): the drawer's own REST
+   * nonces are bound to it, so a nonce of an earlier session stops working.
+   */
+  sessionId?: string
 }
 
 /** A cart as the shop read it: opaque to the drawer, which only hands it back to `priceRead`, `ownerOf` and `storeSnapshot`. */
@@ -161,25 +176,33 @@ export interface CartsPort {
   priceRead (key: string, read: CartReading, viewer?: Viewer): CartState
   /** Optional: reads and prices. Default: `read`, then `priceRead`. */
   get? (key: string, viewer?: Viewer): Promise<CartState>
-  addItem (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
   /**
-   * Removes every given line or none (an unknown or locked key refuses the whole change). `read`: the cart as this
-   * request read it (`read`), which the change may start from instead of reading the cart again.
+   * Changes the cart: the list is applied in order, together or not at all (`CartChange`), under the shop's usual
+   * rules (stock, quantities, coupons' conditions), followed by the `reconcile` hooks as any change; answers the cart as
+   * it then stands. A refused change is thrown as `CartActionError` with the domain's reason and the refused change's
+   * position (`changeIndex`), nothing applied. The lines the `lockedLines` hooks name are refused to `remove` unless
+   * `options.service` (the drawer's own controls). A host that keeps its carts as the package's `CartData` applies the
+   * list with `applyCartChanges`.
    */
-  removeItems (key: string, itemKeys: readonly string[], viewer?: Viewer, read?: CartReading): Promise<CartState>
+  change (key: string, changes: readonly CartChange[], viewer: Viewer, options?: CartChangeOptions): Promise<CartState>
+  /** Optional: one add, answering the cart. Default: `change` with one `add`. */
+  addItem? (key: string, input: AddItemInput, viewer?: Viewer): Promise<CartState>
+  /**
+   * Optional: removes every given line or none (an unknown or locked key refuses the whole change). `read`: the cart as
+   * this request read it (`read`), which the change may start from instead of reading the cart again. Default:
+   * `change` with one `remove`.
+   */
+  removeItems? (key: string, itemKeys: readonly string[], viewer?: Viewer, read?: CartReading): Promise<CartState>
   /**
    * Optional: `removeItems` for a guest's request whose cart the drawer did not read first (its `remove-items` then
    * skips the read it makes for access). The shop itself must refuse a cart bound to a user, with `RestError`
    * `svc_invalid_cart_token`, as the drawer's access does; everything else is `removeItems`' contract.
    */
   removeItemsUnread? (key: string, itemKeys: readonly string[], viewer: Viewer): Promise<CartState>
-  applyCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
-  removeCoupon (key: string, code: string, viewer?: Viewer): Promise<CartState>
-  /**
-   * A change the drawer makes to its own marked lines (add-ons, bundles): locks do not apply; one transaction, followed
-   * by the `reconcile` hooks as any change. The drawer calls it from its own routes only, never from inside a hook.
-   */
-  changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState>
+  /** Optional: applies a coupon. Default: `change` with one `applyCoupon`. */
+  applyCoupon? (key: string, code: string, viewer?: Viewer): Promise<CartState>
+  /** Optional: removes a coupon. Default: `change` with one `removeCoupon`. */
+  removeCoupon? (key: string, code: string, viewer?: Viewer): Promise<CartState>
 
   /**
    * Optional: which lines are locked (the union of the `lockedLines` hooks: only the drawer's own controls change
@@ -247,31 +270,11 @@ export interface AddItemInput {
   /**
    * The drawer's own adds name their control (`recommendation`, `spotlight`); the shop keeps it on the line the add
    * creates (`CartLine.origin`: a line the add only merges into keeps its own), through quantity changes and the login
-   * merge, and on the order's line, where `orderAttribution` counts it. The drawer's `changeAsService` lines (add-ons,
-   * bundles) carry it in their data. A shop's own adds never set it.
+   * merge, and on the order's line, where `orderAttribution` counts it. The drawer's add-on and bundle lines carry it
+   * in their `add` changes. A shop's own adds never set it.
    */
   origin?: LineOrigin
 }
-
-/**
- * One change of a cart, as the drawer asks for it. A list of changes is applied in order, together or not at all
- * (`CartsPort.change`): a bundle's members are added in one step.
- *
- * - `add`: adds `quantity` of a product (a variation: the variation's id and its chosen attributes), merged into the
- *   line that has the same product, variation and `group`. `group` keys a line apart (an add-on's or a bundle's line
- *   never merges with the same product added by the shopper); `origin` names the drawer's control that added it, kept
- *   on a new line (a line the add merges into keeps its own), through quantity changes, the login merge, and onto the
- *   order's line. `ifAbsent`: nothing is added when a line of that `group` already exists (an add-on toggled on twice).
- * - `remove`: the lines of these keys go (an unknown key refuses the list; so does a locked one, unless the change is
- *   the drawer's own: `CartChangeOptions.service`); `removeGroup`: every line of a group goes (none: nothing happens).
- * - `applyCoupon`, `removeCoupon`: as the shop's own coupon rules say.
- */
-export type CartChange =
-  | { type: 'add', id: number, quantity: number, variation?: Record<string, string>, group?: string, origin?: LineOrigin, ifAbsent?: boolean }
-  | { type: 'remove', keys: readonly string[] }
-  | { type: 'removeGroup', group: string }
-  | { type: 'applyCoupon', code: string }
-  | { type: 'removeCoupon', code: string }
 
 export interface CartChangeOptions {
   /**

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify'
 import {
-  addBundleLines, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleVariation
+  bundleAddRefused, bundleAdds, bundleProductIds, companionsOf, isBundleProductAvailable, offeredSlots, resolveBundleVariation, validateBundleSelection, type BundleDefinition, type BundleVariation
 } from '../../domain/bundles.ts'
 import type { Product } from '../../domain/types.ts'
 import { restError, svcError } from '../../errors/index.ts'
 import { CartActionError } from '../../domain/cart-action-error.ts'
-import type { CartState, Viewer } from '../commerce-port/index.ts'
+import type { CartChange, CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 
 type ProductCard = ReturnType<typeof productCard>
@@ -92,11 +92,16 @@ export class BundleBuilder {
     if (!selection.ok) throw svcError(selection.error)
     const products: Map<number, Product> = await this.#fastify.commerce.getProducts(productIds)
     const variations = await this.#variations(products, productIds, choices)
-    return this.#fastify.commerce.carts.changeAsService(cartKey, viewer, (data) => {
-      const added = addBundleLines(data, selection.value, products, viewer, variations)
-      if (!added.ok) throw new CartActionError(added.error)
-      return added.value
-    })
+    const adds = bundleAdds(selection.value, products, variations)
+    if (!adds.ok) throw new CartActionError(adds.error)
+    const changes: CartChange[] = adds.value.map(({ id, variation, group }) => ({ type: 'add', id, quantity: 1, group, origin: 'bundle', ...(variation === undefined ? {} : { variation }) }))
+    try {
+      return await this.#fastify.commerce.carts.change(cartKey, changes, viewer, { service: true })
+    } catch (error) {
+      const refused = error instanceof CartActionError ? adds.value[error.changeIndex ?? -1] : undefined
+      if (refused === undefined) throw error
+      throw new CartActionError(bundleAddRefused(selection.value, refused.productId, (error as CartActionError).domainError))
+    }
   }
 
   /** The variation each variable member's attributes choose (by slot), checked as the Store API checks an add. */

@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify'
-import { addToCart } from '../../domain/cart.ts'
 import type { ConditionGroup } from '../../domain/conditions/index.ts'
 import { isAddonAddable } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { restError } from '../../errors/index.ts'
-import { CartActionError } from '../../domain/cart-action-error.ts'
 import type { CartFollowUp, CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 import { ADDON_GROUP_PREFIX, conditionsHold } from './visitor.ts'
@@ -69,19 +67,14 @@ export class SmartAddons {
       // out of the settings can still be toggled off.
       const inCart = state.stored?.data.lines.some((line) => line.group === group) ?? false
       if (!inCart && !(await this.#configured()).some((candidate) => candidate.id === addonId)) throw restError('svc_addon_not_found')
-      return carts.changeAsService(state.key, viewer, (data) => ({ ...data, lines: data.lines.filter((line) => line.group !== group) }))
+      return carts.change(state.key, [{ type: 'removeGroup', group }], viewer, { service: true })
     }
     const addon = (await this.#configured()).find((candidate) => candidate.id === addonId)
     if (addon === undefined) throw restError('svc_addon_not_found')
     if (!conditionsHold(addon.conditions, state.priced, viewer, shop.now())) throw restError('svc_addon_unavailable')
     const product: Product | null = await shop.getProduct(addon.product_id)
     if (product === null || !isAddonAddable(product)) throw restError('svc_addon_unavailable', 'The add-on\'s product cannot be added right now.')
-    return carts.changeAsService(state.key, viewer, (data) => {
-      if (data.lines.some((line) => line.group === group)) return data
-      const added = addToCart(data, { product, parent: product, quantity: 1, group, origin: 'addon' }, viewer)
-      if (!added.ok) throw new CartActionError(added.error)
-      return added.value.cart
-    })
+    return carts.change(state.key, [{ type: 'add', id: product.id, quantity: 1, group, origin: 'addon', ifAbsent: true }], viewer, { service: true })
   }
 
   /**

@@ -5,7 +5,7 @@ import { test } from 'tap'
 /**
  * The port contract kit (`cart-drawer-service/testing`) without tap: node:test runs it in a process of its own, as a
  * host that uses Node's runner would (`node --import tsx --test`), against the in-memory host, which passes, and
- * against that host with a broken `carts.addItem` (it ignores the quantity), which fails naming the duty.
+ * against that host with a broken `carts.change` (it ignores an add's quantity), which fails naming the duty.
  */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -34,11 +34,11 @@ test('under node:test, the in-memory host passes the contract', async (t) => {
   t.equal(count(output, 'tests'), count(output, 'pass'), 'every test ran and passed')
 })
 
-test('under node:test, a port whose carts.addItem ignores the quantity fails the contract, naming that duty', async (t) => {
+test('under node:test, a port whose carts.change ignores the quantity of an add fails the contract, naming that duty', async (t) => {
   const { code, output } = await nodeTest('test/port/node-test/broken-add-item.node.ts')
   t.equal(code, 1, 'node --test exits 1')
-  t.match(output, /^ {4}not ok \d+ - carts\.addItem adds the quantity given/m, 'the subtest of the duty failed')
-  t.match(output, 'carts.addItem: must add one line with the quantity given (2)', 'the failure says which duty of the port was broken')
+  t.match(output, /^ {4}not ok \d+ - carts\.change applies a list of changes/m, 'the subtest of the duty failed')
+  t.match(output, 'carts.change: must add one line with the quantity given (2)', 'the failure says which duty of the port was broken')
   t.match(output, /^ {4}ok \d+ - cartKeyOfToken: /m, 'the duties the port keeps still pass')
   t.ok(count(output, 'fail') >= 1, `failed: ${count(output, 'fail')}`)
 })

@@ -176,7 +176,7 @@ test('the drawer\'s own cart routes on the example host (storeApi: drawer)', asy
     t.same(lines(await visitor.ok('GET', '')), [[1, 1], [6, 1]], 'nothing changed')
     // The host's own quantity change, as the drawer calls it, refuses the line itself (a change racing the drawer's check).
     const key = app.commerce.cartKeyOfToken(visitor.token!)!
-    await t.rejects(drawerCarts(shop).setQuantity(key, addonKey, 2, { canReadPrivate: false }),
+    await t.rejects(drawerCarts(shop).setQuantity!(key, addonKey, 2, { canReadPrivate: false }),
       { name: 'CartActionError', domainError: { reason: 'item_locked' } }, 'the capability refuses the locked line')
   })
 

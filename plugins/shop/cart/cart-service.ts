@@ -11,8 +11,9 @@ import type {
   CartRead, CartStore, CartViewStore, CatalogStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions
 } from '../../../storage/contract/index.ts'
 import { StaleReadError } from '../../../storage/contract/index.ts'
-import { applyFollowUp, CartHooks, type AddItemInput, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
+import { applyFollowUp, CartHooks, type AddItemInput, type CartChange, type CartChangeOptions, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
+import { applyCartChanges, appliedCouponCodes, quantityLineKeys, type CartChangeContext } from '../../../domain/cart-changes.ts'
 import { restError } from '../../../errors/index.ts'
 
 // The cart types are the commerce port's: this service is the reference platform's side of it.
@@ -347,11 +348,57 @@ export class CartService {
   }
 
   /**
-   * A change the service makes itself (add-ons, bundles): `change` gets the current data and returns the new data,
-   * or throws a `CartActionError`; locks do not apply. Runs in one transaction.
+   * The port's one cart change: a list applied in order in one transaction, together or not at all
+   * (`applyCartChanges`). The products it adds and the coupons it applies are read before the write; the cart's items
+   * total a coupon's minimum spend is held against is priced inside it, from reads that join the write. `service`: the
+   * drawer's own change, which the locked lines do not refuse.
    */
-  async changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
-    return this.#change(key, viewer, change)
+  async change (key: string, changes: readonly CartChange[], viewer: Viewer = GUEST, { service = false, read }: CartChangeOptions = {}): Promise<CartState> {
+    const resolved = new Map<number, { product: Product, parent: Product, variation: Record<string, string> }>()
+    const adds = changes.flatMap((change) => change.type === 'add' ? [change] : [])
+    await Promise.all(adds.map(async (add) => {
+      try {
+        resolved.set(add.id, await this.#resolveProduct({ id: add.id, quantity: add.quantity, variation: add.variation ?? {} }))
+      } catch (error) {
+        if (error instanceof CartActionError) throw new CartActionError(error.domainError, changes.indexOf(add))
+        throw error
+      }
+    }))
+    const codes = appliedCouponCodes(changes)
+    const coupons = new Map(await Promise.all(codes.map(async (code) => [code, await this.#storage.getCoupon(code)] as const)))
+    const known = [...resolved.values()].flatMap(({ product, parent }) => [product, parent])
+    // The products of the lines whose quantity is set, read outside the write's lock as `updateItem` reads them.
+    const setKeys = new Set(quantityLineKeys(changes))
+    const lineProducts = new Map<number, Product>()
+    if (setKeys.size > 0) {
+      const current = (read as CartRead | undefined)?.cart ?? await this.#storage.getCart(key)
+      const ids = (current?.data.lines ?? []).filter((line) => setKeys.has(line.key)).map((line) => line.variationId || line.productId)
+      for (const [id, product] of await this.#storage.getProducts(ids)) lineProducts.set(id, product)
+    }
+    return this.#change(key, viewer, async (data) => {
+      let subtotal = (_cart: CartData): number => 0
+      if (codes.length > 0) {
+        // Priced under the write, from reads that join it, as `applyCoupon` does.
+        const ids = new Set([...cartProductIds(data), ...known.map((product) => product.id)])
+        const [products, applied] = await Promise.all([this.#storage.getProducts([...ids]), this.#storage.getCoupons(data.coupons)])
+        subtotal = (cart) => priceCart(cart, products, applied, this.#config, this.#now(), viewer).totals.totalItems
+      }
+      return applyCartChanges(data, changes, { ...this.#changeContext(resolved, coupons, viewer, service, subtotal), lineProducts })
+    }, known, read as CartRead | undefined)
+  }
+
+  #changeContext (
+    resolved: CartChangeContext['resolved'], coupons: CartChangeContext['coupons'], viewer: Viewer, service: boolean, subtotal: (data: CartData) => number
+  ): CartChangeContext {
+    return {
+      resolved,
+      coupons,
+      subtotal,
+      locked: service ? () => new Set() : (data) => this.#lockedLines(data),
+      now: this.#now(),
+      currency: this.#config.currency,
+      viewer
+    }
   }
 
   #refuseLocked (data: CartData, keys: readonly string[]): void {

@@ -32,25 +32,21 @@ test('a host may leave out the optional members: the drawer fills in their docum
     homeUrl: full.homeUrl,
     urls: full.urls,
     config: full.config,
-    cartKeyOfToken: (token) => full.cartKeyOfToken(token),
+    cartKeyOfToken: (token) => full.cartKeyOfToken!(token),
     login: (request) => full.login(request),
-    verifyNonce: (nonce, login) => full.verifyNonce(nonce, login),
-    restNonce: (login) => full.restNonce(login),
+    verifyNonce: (nonce, login) => full.verifyNonce!(nonce, login),
+    restNonce: (login) => full.restNonce!(login),
     carts: {
       read: (key) => carts.read(key),
       ownerOf: (read) => carts.ownerOf(read),
       priceRead: (key, read, viewer) => carts.priceRead(key, read, viewer),
-      addItem: (key, input, viewer) => carts.addItem(key, input, viewer),
-      removeItems: (key, keys, viewer, read) => carts.removeItems(key, keys, viewer, read),
-      applyCoupon: (key, code, viewer) => carts.applyCoupon(key, code, viewer),
-      removeCoupon: (key, code, viewer) => carts.removeCoupon(key, code, viewer),
-      changeAsService: (key, viewer, change) => carts.changeAsService(key, viewer, change),
+      change: (key, changes, viewer, options) => carts.change(key, changes, viewer, options),
       addHook: ((name: 'lockedLines', hook: never) => carts.addHook(name, hook)) as CommercePort['carts']['addHook']
     },
     getProducts: (ids) => full.getProducts(ids),
     listProducts: (query) => full.listProducts(query),
     extendCart: (extension) => full.extendCart(extension),
-    filters: { add: (name, callback, priority) => full.filters.add(name, callback, priority), apply: (name, value, ...args) => full.filters.apply(name, value, ...args) }
+    filters: { add: (name, callback, priority) => full.filters!.add(name, callback, priority), apply: (name, value, ...args) => full.filters!.apply(name, value, ...args) }
   }
   host.app.register(commercePlugin, { commerce: narrow, stores: { settings: host.storage, analytics: host.storage }, secrets: ['a-secret-of-at-least-thirty-two-bytes!!'] })
   await host.app.ready()

@@ -15,7 +15,7 @@ commercePortContract(test, {
 test('the in-memory host: a plugin over the port adds a header link to the storefront', async () => {
   const host = await createMemoryHost({
     prepare: (app, commerce) => {
-      commerce.filters.add('storefront_header_links', (links) => [...links, { href: '/help', label: 'Help' }])
+      commerce.filters!.add('storefront_header_links', (links) => [...links, { href: '/help', label: 'Help' }])
     }
   })
   try {
