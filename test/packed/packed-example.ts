@@ -3,18 +3,21 @@
  * (with fastify and @fastify/cookie, as the example asks, and tsx to run its TypeScript), the example host
  * (examples/memory-shop/) is copied in unchanged, a node:test file runs the port contract kit of the installed
  * `cart-drawer-service/testing` against the package's in-memory host and the copied example, then the example is
- * started and Chromium adds a tea to the cart on its shop page and sees the drawer open with the line. Run by
+ * started and Chromium adds a tea to the cart on its shop page and sees the drawer open with the line. The second
+ * example (examples/own-cart-shop/, a shop whose cart, totals and coupons are its own) is copied in too: the kit runs
+ * against it, and it is started in both editions for Chromium (test/packed/own-cart-browser.ts). Run by
  * `npm run test:packed` (and by .ci/run); its browser part needs Chromium.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { execFile } from 'node:child_process'
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
 import tap, { test, type Test } from 'tap'
 import { CHROMIUM_FLAGS, chromiumPath, SCREENSHOTS } from '../browser/helpers.ts'
+import { startExample } from './example-server.ts'
+import { ownCartChecks } from './own-cart-browser.ts'
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..')
 tap.setTimeout(600_000)
@@ -26,30 +29,6 @@ function run (command: string, args: string[], cwd: string): Promise<string> {
       else resolve(stdout)
     })
   })
-}
-
-function freePort (): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address !== null ? address.port : 0))
-    })
-  })
-}
-
-/** Polls `url` until it answers, or fails with what the process printed. */
-async function waitForServer (url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}): ${output().slice(-2000)}`)
-    try {
-      if ((await fetch(url)).ok) return
-    } catch {}
-    await new Promise((resolve) => setTimeout(resolve, 200))
-  }
-  throw new Error(`the example did not answer at ${url}: ${output().slice(-2000)}`)
 }
 
 const executablePath = chromiumPath()
@@ -64,6 +43,7 @@ const skip = executablePath === null && process.env.CI !== 'true' ? 'Chromium is
 const KIT_TEST = `import { test } from 'node:test'
 import { commercePortContract, createMemoryHost, MEMORY_HOST_FIXTURES } from 'cart-drawer-service/testing'
 import { buildTeaShop } from './shop/app.ts'
+import { buildInkShop } from './own-shop/app.ts'
 
 commercePortContract(test, { name: 'the in-memory host of the package', start: (prepare) => createMemoryHost({ prepare }) })
 
@@ -81,6 +61,35 @@ commercePortContract(test, {
       newCartToken: async () => String((await app.inject({ method: 'GET', url: '/api/cart' })).headers['cart-token']),
       loginAsAdmin: async () => {
         const response = await app.inject({ method: 'POST', url: '/account/login', payload: admin })
+        return { headers: { cookie: response.cookies.map(({ name, value }) => name + '=' + value).join('; ') }, nonce: response.json().nonce }
+      },
+      cartResponse: async (token) => (await app.inject({ method: 'GET', url: '/api/cart', headers: { 'cart-token': token } })).json(),
+      close: () => app.close()
+    }
+  }
+})
+
+const inkAdmin = { email: 'manager@ink.test', password: 'nib-and-quill-123' }
+commercePortContract(test, {
+  name: 'the own-cart example host as a project of its own',
+  start: async (prepare) => {
+    const { app, commerce } = await buildInkShop({ secret: 'a-packed-test-secret-of-at-least-32-bytes', admin: inkAdmin, homeUrl: 'http://ink.test', edition: 'free', demoSettings: false })
+    prepare(app)
+    await app.ready()
+    return {
+      app,
+      commerce,
+      fixtures: {
+        products: [1, 3],
+        crossSells: { productId: 1, expected: [3, 4] },
+        search: { term: 'desk', ids: [5, 9] },
+        percentCoupon: { code: 'ink10', percent: 10 },
+        variation: { parentId: 5, variationId: 52, attributes: { pa_colour: 'white' } },
+        unknownProductId: 999
+      },
+      newCartToken: async () => String((await app.inject({ method: 'GET', url: '/api/cart' })).headers['cart-token']),
+      loginAsAdmin: async () => {
+        const response = await app.inject({ method: 'POST', url: '/account/login', payload: inkAdmin })
         return { headers: { cookie: response.cookies.map(({ name, value }) => name + '=' + value).join('; ') }, nonce: response.json().nonce }
       },
       cartResponse: async (token) => (await app.inject({ method: 'GET', url: '/api/cart', headers: { 'cart-token': token } })).json(),
@@ -120,6 +129,8 @@ test('the packed package in a project of its own', async (t) => {
 
   mkdirSync(join(project, 'shop'))
   cpSync(join(ROOT, 'examples', 'memory-shop'), join(project, 'shop'), { recursive: true })
+  mkdirSync(join(project, 'own-shop'))
+  cpSync(join(ROOT, 'examples', 'own-cart-shop'), join(project, 'own-shop'), { recursive: true })
 
   await t.test('cart-drawer-service/testing: the port contract kit passes under node:test', async (t) => {
     writeFileSync(join(project, 'kit.test.ts'), KIT_TEST)
@@ -132,7 +143,7 @@ test('the packed package in a project of its own', async (t) => {
     const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(output.text)?.[1] ?? NaN)
     t.equal(output.code, 0, 'node --test exits 0', { output: output.text.slice(-4000) })
     t.equal(count('fail'), 0, 'no duty failed')
-    t.ok(count('pass') > 20, `both hosts' duties passed (${count('pass')})`)
+    t.ok(count('pass') > 40, `the three hosts' duties passed (${count('pass')})`)
   })
 
   await t.test('the example shop gets the drawer', { skip }, async (t) => {
@@ -142,22 +153,19 @@ test('the packed package in a project of its own', async (t) => {
     }
     await browserCheck(t, project, executablePath)
   })
+
+  await t.test('the own-cart example in Free and Pro', { skip }, async (t) => {
+    if (executablePath === null) {
+      t.fail('Chromium is not installed, and CI=true: this test must run')
+      return
+    }
+    await ownCartChecks(t, project, executablePath)
+  })
 })
 
 /** The example started from the project: Chromium adds a tea to the cart and sees the drawer open with the line. */
 async function browserCheck (t: Test, project: string, executablePath: string): Promise<void> {
-  const port = await freePort()
-  const url = `http://127.0.0.1:${port}`
-  let printed = ''
-  const child = spawn(join(project, 'node_modules', '.bin', 'tsx'), ['shop/server.ts'], {
-    cwd: project,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', TEA_SHOP_URL: url },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  child.stdout?.on('data', (chunk) => { printed += String(chunk) })
-  child.stderr?.on('data', (chunk) => { printed += String(chunk) })
-  t.teardown(() => { child.kill('SIGTERM') })
-  await waitForServer(`${url}/`, child, () => printed)
+  const url = await startExample(t, project, 'shop/server.ts', (home) => ({ TEA_SHOP_URL: home }))
 
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS })
   t.teardown(() => browser.close())
