@@ -38,8 +38,7 @@ export interface ShopCartsOptions {
  * The shop's carts in a Map, and its side of the port's `CartsPort`. Every write goes through `#commit`: under the
  * cart's lock it applies the edit, brings the gift lines in step, stores the next version, asks the drawer's
  * `reconcile` hooks and applies their follow-up in a second write before the lock is released. `change` (a list of
- * changes, all or none) is the one operation; `addItem`, `removeItems`, the coupons and `changeAsService` wrap it
- * for the port as it stands today.
+ * changes, all or none) is the one operation the port needs; `addItem` wraps it for the shop's own add route.
  */
 export class ShopCarts implements CartsPort {
   readonly #carts = new Map<string, ShopCart>()
@@ -95,34 +94,6 @@ export class ShopCarts implements CartsPort {
   addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
     const { id, quantity, variation, origin } = input
     return this.change(key, [{ type: 'add', id, quantity, variation, ...(origin === undefined ? {} : { origin }) }], viewer)
-  }
-
-  removeItems (key: string, itemKeys: readonly string[], viewer: Viewer = GUEST, read?: CartReading): Promise<CartState> {
-    return this.change(key, [{ type: 'remove', keys: itemKeys }], viewer, read === undefined ? {} : { read })
-  }
-
-  applyCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.change(key, [{ type: 'applyCoupon', code }], viewer)
-  }
-
-  removeCoupon (key: string, code: string, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.change(key, [{ type: 'removeCoupon', code }], viewer)
-  }
-
-  changeAsService (key: string, viewer: Viewer, change: (data: CartData) => CartData): Promise<CartState> {
-    return this.#commit(key, viewer, (cart) => fromCartData(change(toCartData(cart)), cart))
-  }
-
-  /** The quantity change of the drawer's cart routes (`DrawerCartCapability`): 0 removes the line; locked lines are refused. */
-  setQuantity (key: string, itemKey: string, qty: number, viewer: Viewer = GUEST): Promise<CartState> {
-    return this.#commit(key, viewer, (cart) => {
-      const line = cart.lines.find((candidate) => candidate.id === itemKey) ?? refuse('item_not_found', 'This cart item no longer exists.', { keys: [itemKey] })
-      if (this.lockedLines(toCartData(cart)).has(itemKey)) refuse('item_locked', 'This cart item can only be changed by the drawer.', { keys: [itemKey] })
-      if (!Number.isInteger(qty) || qty < 0) refuse('quantity_not_whole', 'The quantity must be a whole number.')
-      if (qty === 0) return { ...cart, lines: cart.lines.filter((candidate) => candidate !== line) }
-      if (qty > (this.#catalog.get(line.variantId || line.productId)?.soldIndividually === true ? 1 : MAX_QTY)) refuse('quantity_above_maximum', 'That is more than can be bought at once.')
-      return { ...cart, lines: cart.lines.map((candidate) => candidate === line ? { ...line, qty } : candidate) }
-    })
   }
 
   lockedLines (data: CartData): ReadonlySet<string> {
@@ -218,6 +189,15 @@ export class ShopCarts implements CartsPort {
         const locked = service ? [] : change.keys.filter((key) => this.lockedLines(toCartData(cart)).has(key))
         if (locked.length > 0) refuse('item_locked', 'This cart item can only be changed by the drawer.', { keys: locked })
         return { ...cart, lines: cart.lines.filter((line) => !change.keys.includes(line.id)) }
+      }
+      case 'setQuantity': {
+        const qty = change.quantity
+        const line = cart.lines.find((candidate) => candidate.id === change.key) ?? refuse('item_not_found', 'This cart item no longer exists.', { keys: [change.key] })
+        if (!service && this.lockedLines(toCartData(cart)).has(change.key)) refuse('item_locked', 'This cart item can only be changed by the drawer.', { keys: [change.key] })
+        if (!Number.isInteger(qty) || qty < 0) refuse('quantity_not_whole', 'The quantity must be a whole number.')
+        if (qty === 0) return { ...cart, lines: cart.lines.filter((candidate) => candidate !== line) }
+        if (qty > (this.#catalog.get(line.variantId || line.productId)?.soldIndividually === true ? 1 : MAX_QTY)) refuse('quantity_above_maximum', 'That is more than can be bought at once.')
+        return { ...cart, lines: cart.lines.map((candidate) => candidate === line ? { ...line, qty } : candidate) }
       }
       case 'removeGroup':
         return { ...cart, lines: cart.lines.filter((line) => line.mark !== change.group) }

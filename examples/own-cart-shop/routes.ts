@@ -29,10 +29,9 @@ function issueCartToken (shop: InkShop, key: string, reply: FastifyReply): strin
   return token
 }
 
-/** What the drawer's own cart routes (`storeApi: 'drawer'`) need beyond the port: the quantity change and the cart session. */
+/** What the drawer's own cart routes (`storeApi: 'drawer'`) need beyond the port: the cart session (quantity changes go through `carts.change`). */
 export function drawerCarts (shop: InkShop): DrawerCartCapability {
   return {
-    setQuantity: (key, itemKey, quantity, viewer) => shop.carts.setQuantity(key, itemKey, quantity, viewer),
     sessionCartKey: (request) => requestCartKey(shop, request),
     issueToken: (key, reply) => issueCartToken(shop, key, reply)
   }
