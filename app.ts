@@ -141,7 +141,7 @@ export type { Storage, RateCounter, OrderAttribution, ProductPage, ProductQuery 
 // What a host of its own needs besides `cartDrawer` (examples/memory-shop/): the commerce port's types, the error
 // the drawer expects a refused cart change to be thrown as, and the pure domain functions a host may price with.
 export type {
-  CartsPort, CartChange, CartChangeOptions, CartState, AdjustableLine, LineAdjuster, LineAdjustment, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
+  CartsPort, CartChange, CartChangeOptions, CartState, AdjustableLine, LineAdjuster, LineAdjustment, CartAdjustment, CartAdjustments, CartView, CartViewLine, ShippingAdjustment, CartReading, Viewer, AddItemInput, Login, DrawerUser, ShopUrls, RateCount, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines,
   CartSnapshotter, CartRewards, CartExtension, CartHookName, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink,
   StorefrontContext
 } from './plugins/cart-drawer/index.ts'
@@ -149,9 +149,9 @@ export { DEFAULT_REST_ROOT }
 // The port as the drawer uses it: a host's port with the defaults of the optional members it left out.
 export { resolveCommercePort, type ResolvedCommercePort, type ResolvedCartsPort } from './plugins/commerce-port/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
-export { priceCart, rewardsEarned, type RewardEvaluator } from './domain/totals.ts'
-export { adjustedAmounts } from './domain/adjustments.ts'
-export { evaluateRewards, syncRewardGifts, type RewardOutcome, type RewardProgram } from './domain/rewards.ts'
+export { priceCart, tierAdjustments, cartView } from './domain/totals.ts'
+export { adjustedAmounts, type TierAdjuster } from './domain/adjustments.ts'
+export { evaluateRewards, rewardAdjustments, syncRewardGifts, type RewardOutcome, type RewardProgram } from './domain/rewards.ts'
 export { cartHash } from './domain/cart-hash.ts'
 export { addToCart, removeLines, setLineQuantity, normaliseCouponCode } from './domain/cart.ts'
 export { applyCartChanges, appliedCouponCodes, changedProductIds, type CartChangeContext } from './domain/cart-changes.ts'

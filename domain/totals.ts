@@ -1,4 +1,4 @@
-import { adjustedAmounts, type LineAdjuster } from './adjustments.ts'
+import { adjustedAmounts, type CartAdjustments, type LineAdjuster, type TierAdjuster } from './adjustments.ts'
 import { lineStockId } from './cart.ts'
 import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
@@ -6,7 +6,8 @@ import { sortCouponsForDiscount, validateCoupon } from './coupons.ts'
 import { computeDiscounts } from './discounts.ts'
 import { quantityLimits } from './quantity.ts'
 import { taxOn } from './rounding.ts'
-import { rewardCouponCode, type RewardOutcome } from './rewards.ts'
+import type { CartView, CartViewLine } from './cart-view.ts'
+import { rewardDiscountCoupon, rewardGroup } from './rewards.ts'
 import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
 
 type CartError = PricedCart['errors'][number]
@@ -65,10 +66,12 @@ function resolveLine (line: CartLine, products: ReadonlyMap<number, Product>, vi
  * and applied coupons that no longer validate (missing, usage limit, expired, minimum spend) are dropped, each
  * reported in `errors`. Taxes are computed per line on its subtotal and on its total; fees apply to a non-empty
  * cart; a non-empty cart needs shipping at the flat rate unless a free-shipping coupon applies. Integers throughout.
- * With `rewards` (the drawer's reward tiers, see `CartRewards` of the commerce port) the cart is priced once without
- * them, the evaluator says what that cart earns, and it is priced again with the grants: free shipping, the discount
- * reward after the coupons, gift lines at zero; the outcome is `PricedCart.rewards`. With `adjuster` (the drawer's line
- * adjustments: bundles) each line's adjustments come off it before the coupons (`PricedLine.lineOwnDiscount`).
+ * With `adjuster` (the drawer's line adjustments: bundles) each line's adjustments come off it before the coupons
+ * (`PricedLine.lineOwnDiscount`). With `tiers` (the drawer's reward tiers, see `CartRewards.adjust` of the commerce
+ * port) the cart is priced once without them, the tiers answer their `CartAdjustments` for its view (`tierView`), and
+ * it is priced again with them applied as any host applies them: gift lines at zero, the discount tier off what the
+ * coupons left (listed with the coupons under its reward coupon code), the shipping waived (the free-shipping rate
+ * offered); the tiers' outcome is `PricedCart.rewards`.
  */
 export function priceCart (
   cart: CartData,
@@ -77,63 +80,93 @@ export function priceCart (
   config: ShopConfig,
   now: Date,
   viewer: Viewer = GUEST_VIEWER,
-  rewards: RewardEvaluator | null = null,
+  tiers: TierAdjuster | null = null,
   adjuster: LineAdjuster | null = null
 ): PricedCart {
   const withoutRewards = priceWith(cart, products, coupons, config, now, viewer, null, adjuster)
-  if (rewards === null) return withoutRewards
-  const evaluated = rewards(withoutRewards)
-  const priced = priceWith(cart, products, coupons, config, now, viewer, evaluated, adjuster)
-  // A gift is earned only once its line is in the cart (the change that reaches the tier adds it): until then the
-  // tier is not shown as reached, so the drawer never promises a gift the cart does not hold.
-  const held = new Set(priced.lines.flatMap(({ line }) => line.rewardId === undefined ? [] : [line.rewardId]))
-  const missing = new Set(evaluated.gifts.filter((gift) => !held.has(gift.id)).map((gift) => gift.id))
-  const outcome: RewardOutcome = missing.size === 0
-    ? evaluated
-    : {
-        ...evaluated,
-        tiers: evaluated.tiers.map((tier) => missing.has(tier.id) ? { ...tier, reached: false, blocked: true } : tier),
-        gifts: evaluated.gifts.filter((gift) => !missing.has(gift.id))
-      }
-  return { ...priced, rewards: outcome }
+  if (tiers === null) return withoutRewards
+  const adjustments = tiers(tierView(cart, withoutRewards, products, viewer, config))
+  if (adjustments === null) return withoutRewards
+  return { ...priceWith(cart, products, coupons, config, now, viewer, adjustments, adjuster), rewards: adjustments.outcome }
 }
 
 /**
- * What a cart earns before its gift lines are brought in step (`syncRewardGifts`): the evaluation `priceCart` starts
- * from, without its check that each earned gift's line is present.
+ * What the tiers do to a cart before its gift lines are brought in step (`syncRewardGifts` with its `gifts`): the
+ * adjustments `priceCart` applies, or null while no tier is configured.
  */
-export function rewardsEarned (
+export function tierAdjustments (
   cart: CartData,
   products: ReadonlyMap<number, Product>,
   coupons: ReadonlyMap<string, Coupon>,
   config: ShopConfig,
   now: Date,
   viewer: Viewer,
-  rewards: RewardEvaluator,
+  tiers: TierAdjuster,
   adjuster: LineAdjuster | null = null
-): RewardOutcome {
-  return rewards(priceWith(cart, products, coupons, config, now, viewer, null, adjuster))
+): CartAdjustments | null {
+  return tiers(tierView(cart, priceWith(cart, products, coupons, config, now, viewer, null, adjuster), products, viewer, config))
+}
+
+/** A priced cart as the drawer's conditions and tiers read it (each line's mark: a gift line's is `reward:<tierId>`). */
+export function cartView (priced: PricedCart): CartView {
+  return {
+    lines: priced.lines.map(viewLine),
+    couponCodes: priced.coupons.flatMap((c) => c.rewardId === undefined ? [c.coupon.code] : [])
+  }
+}
+
+function viewLine ({ line, parent, unitPrice, lineSubtotal, lineSubtotalTax, lineTotal, lineTotalTax }: PricedLine): CartViewLine {
+  const group = line.rewardId === undefined ? line.group : rewardGroup(line.rewardId)
+  return {
+    key: line.key,
+    productId: line.productId,
+    variationId: line.variationId,
+    quantity: line.quantity,
+    unitPrice,
+    subtotal: lineSubtotal,
+    subtotalTax: lineSubtotalTax,
+    total: lineTotal,
+    totalTax: lineTotalTax,
+    categoryIds: parent.categories.map((category) => category.id),
+    ...(group === undefined ? {} : { group })
+  }
 }
 
 /**
- * The reward program as the totals ask it: given the cart priced without rewards (no gift lines, no reward
- * discount), what it earns (domain/rewards.ts `evaluateRewards`, with the viewer's conditions bound).
+ * The view the tiers are asked with: the cart priced without them (its gift lines left out, so they take no share
+ * of a coupon), with each gift line it holds at its product's price, undiscounted, in the cart's order. A gift line
+ * whose product can no longer be bought is not in it (its tier then shows as blocked).
  */
-export type RewardEvaluator = (withoutRewards: PricedCart) => RewardOutcome
-
-/** A discount reward as the coupon it is applied as (after the shopper's coupons, on what they left). */
-function rewardCoupon (discount: NonNullable<RewardOutcome['discount']>): Coupon {
-  return {
-    code: rewardCouponCode(discount.id),
-    discountType: discount.kind === 'percent_discount' ? 'percent' : 'fixed_cart',
-    amount: discount.amount,
-    freeShipping: false,
-    expiresAt: null,
-    usageLimit: null,
-    usageCount: 0,
-    minimumAmount: null,
-    description: discount.label
+function tierView (cart: CartData, withoutRewards: PricedCart, products: ReadonlyMap<number, Product>, viewer: Viewer, config: ShopConfig): CartView {
+  const view = cartView(withoutRewards)
+  if (!cart.lines.some((line) => line.rewardId !== undefined)) return view
+  const priced = new Map(view.lines.map((line) => [line.key, line]))
+  const lines: CartViewLine[] = []
+  for (const line of cart.lines) {
+    if (line.rewardId === undefined) {
+      const seen = priced.get(line.key)
+      if (seen !== undefined) lines.push(seen)
+      continue
+    }
+    const r = resolveLine(line, products, viewer)
+    if ('reason' in r) continue
+    const subtotal = r.unitPrice * line.quantity
+    const tax = taxOn(subtotal, config.taxRatePercent)
+    lines.push({
+      key: line.key,
+      productId: line.productId,
+      variationId: line.variationId,
+      quantity: line.quantity,
+      unitPrice: r.unitPrice,
+      subtotal,
+      subtotalTax: tax,
+      total: subtotal,
+      totalTax: tax,
+      categoryIds: r.parent.categories.map((category) => category.id),
+      group: rewardGroup(line.rewardId)
+    })
   }
+  return { ...view, lines }
 }
 
 function priceWith (
@@ -143,20 +176,22 @@ function priceWith (
   config: ShopConfig,
   now: Date,
   viewer: Viewer,
-  outcome: RewardOutcome | null,
+  tiers: CartAdjustments | null,
   adjuster: LineAdjuster | null
 ): PricedCart {
   const rate = config.taxRatePercent
   const errors: CartError[] = []
   const resolved: ResolvedLine[] = []
-  const gifts = new Set(outcome?.gifts.map((gift) => gift.id) ?? [])
+  const earned = new Set(tiers?.gifts.map((gift) => gift.id) ?? [])
+  const giftLines = new Set(tiers?.lines.map((adjustment) => adjustment.lineKey) ?? [])
   for (const line of cart.lines) {
-    // A gift line counts only while its tier is reached, and then at zero; otherwise it is left out (the next change
-    // removes it).
-    if (line.rewardId !== undefined && !gifts.has(line.rewardId)) continue
+    // A gift line counts only while its tier is earned, and then at zero (its adjustment is its whole subtotal);
+    // otherwise it is left out (the next change removes it).
+    if (line.rewardId !== undefined && !earned.has(line.rewardId)) continue
     const r = resolveLine(line, products, viewer)
     if ('reason' in r) errors.push(r)
-    else resolved.push(line.rewardId === undefined ? r : { ...r, unitPrice: 0 })
+    else if (line.rewardId === undefined) resolved.push(r)
+    else if (giftLines.has(line.key)) resolved.push({ ...r, unitPrice: 0 })
   }
 
   const subtotals = resolved.map((r) => r.unitPrice * r.line.quantity)
@@ -181,8 +216,13 @@ function priceWith (
   const ownDiscounts = resolved.map((r) => adjusted.get(r.line.key) ?? 0)
   // Coupons discount in WooCommerce's order (percent before fixed_cart), whatever order they were applied in; the
   // cart lists them in the order they were applied.
-  const rewardCoupons = outcome?.discount ? [rewardCoupon(outcome.discount)] : []
-  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), [...sortCouponsForDiscount(validCoupons), ...rewardCoupons], rate)
+  const discounts = computeDiscounts(subtotals.map((amount, i) => amount - (ownDiscounts[i] ?? 0)), sortCouponsForDiscount(validCoupons), rate)
+  // The discount tier comes off what the coupons left, as its cart adjustment shares it among the lines.
+  const tierOff = new Map<string, number>()
+  for (const adjustment of tiers?.cart ?? []) {
+    for (const { lineKey, amount } of adjustment.lines) tierOff.set(lineKey, (tierOff.get(lineKey) ?? 0) + amount)
+  }
+  const tierDiscounts = resolved.map((r) => tierOff.get(r.line.key) ?? 0)
 
   // Units per stock item, and per stock item and line key, so each line's `alreadyInCart` (the units other lines
   // hold of its stock) is one subtraction instead of a pass over every line: a 100-line cart made 10,000 checks.
@@ -198,7 +238,7 @@ function priceWith (
   const lines: PricedLine[] = resolved.map((r, i) => {
     const lineSubtotal = subtotals[i] ?? 0
     const lineOwnDiscount = ownDiscounts[i] ?? 0
-    const lineDiscount = lineOwnDiscount + (discounts.lineDiscounts[i] ?? 0)
+    const lineDiscount = lineOwnDiscount + (discounts.lineDiscounts[i] ?? 0) + (tierDiscounts[i] ?? 0)
     const lineTotal = lineSubtotal - lineDiscount
     const lineSubtotalTax = taxOn(lineSubtotal, rate)
     const lineTotalTax = taxOn(lineTotal, rate)
@@ -227,11 +267,22 @@ function priceWith (
     : []
   const pricedCoupons: PricedCoupon[] = validCoupons.map((coupon) => discounts.coupons.find((c) => c.coupon === coupon)!)
     .map((c) => ({ coupon: c.coupon, discount: c.discount, discountTax: c.discountTax }))
-  for (const coupon of rewardCoupons) {
-    const applied = discounts.coupons.find((c) => c.coupon === coupon)!
-    pricedCoupons.push({ coupon, discount: applied.discount, discountTax: applied.discountTax, rewardId: outcome!.discount!.id })
+  const tierDiscount = tiers?.outcome.discount ?? null
+  if (tierDiscount !== null) {
+    for (const adjustment of tiers!.cart) {
+      // The tax it removes: per line, the tax on what the coupons left minus the tax on what the tier leaves.
+      const offs = new Map(adjustment.lines.map(({ lineKey, amount }) => [lineKey, amount]))
+      let discountTax = 0
+      resolved.forEach((r, i) => {
+        const off = offs.get(r.line.key) ?? 0
+        if (off === 0) return
+        const before = (subtotals[i] ?? 0) - (ownDiscounts[i] ?? 0) - (discounts.lineDiscounts[i] ?? 0)
+        discountTax += taxOn(before, rate) - taxOn(before - off, rate)
+      })
+      pricedCoupons.push({ coupon: rewardDiscountCoupon(tierDiscount), discount: adjustment.amount, discountTax, rewardId: tierDiscount.id })
+    }
   }
-  const freeShipping = validCoupons.some((c) => c.freeShipping) || (outcome?.freeShipping ?? false)
+  const freeShipping = validCoupons.some((c) => c.freeShipping) || (tiers?.shipping.length ?? 0) > 0
   const needsShipping = nonEmpty
   const totalShipping = needsShipping && chosenShippingRate(cart, freeShipping) === FLAT_RATE ? config.shippingFlatRate : 0
   const totalShippingTax = taxOn(totalShipping, rate)

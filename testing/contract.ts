@@ -122,8 +122,9 @@ export function commercePortContract (test: ContractTest, { name, start }: PortC
     })
     try {
       // The port as the drawer uses it: the documented defaults stand in for the optional members the host left out.
-      // The drawer's own (`fastify.commerce`) when the host registered it: its defaults are signed with the drawer's secrets.
-      port = host.app.hasDecorator('commerce') ? (host.app as FastifyInstance & { commerce: ResolvedCommercePort }).commerce : resolveCommercePort(host.commerce)
+      // With the drawer's secrets when the host registered it: the tokens and nonces it leaves to the drawer verify.
+      const secrets = host.app.hasDecorator('drawerSecrets') ? (host.app as FastifyInstance & { drawerSecrets: readonly string[] }).drawerSecrets : []
+      port = resolveCommercePort(host.commerce, { secrets })
       await runDuties(t, host, port)
     } finally {
       await host.close()

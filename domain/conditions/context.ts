@@ -1,4 +1,4 @@
-import type { PricedCart, PricedLine } from '../types.ts'
+import type { CartView, CartViewLine } from '../cart-view.ts'
 import type { ConditionContext } from './types.ts'
 
 export interface Visitor {
@@ -7,21 +7,20 @@ export interface Visitor {
 }
 
 /**
- * The facts conditions test, taken from a priced cart and the visitor. `counts` picks the lines that count (add-on
- * lines leave themselves out, so an add-on cannot keep its own conditions true).
+ * The facts conditions test, taken from a view of the cart and the visitor. `counts` picks the lines that count
+ * (add-on lines leave themselves out, so an add-on cannot keep its own conditions true).
  */
-export function conditionContext (priced: PricedCart, visitor: Visitor, now: Date, counts: (line: PricedLine) => boolean = () => true): ConditionContext {
+export function conditionContext (view: CartView, visitor: Visitor, now: Date, counts: (line: CartViewLine) => boolean = () => true): ConditionContext {
   const productIds = new Set<number>()
   const categoryIds = new Set<number>()
   let subtotal = 0
   let itemCount = 0
-  for (const pricedLine of priced.lines) {
-    if (!counts(pricedLine)) continue
-    const { line, parent } = pricedLine
+  for (const line of view.lines) {
+    if (!counts(line)) continue
     productIds.add(line.productId)
     if (line.variationId) productIds.add(line.variationId)
-    for (const category of parent.categories) categoryIds.add(category.id)
-    subtotal += pricedLine.lineTotal
+    for (const category of line.categoryIds) categoryIds.add(category)
+    subtotal += line.total
     itemCount += line.quantity
   }
   return {

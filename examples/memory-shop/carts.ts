@@ -1,8 +1,8 @@
 import {
   appliedCouponCodes, applyCartChanges, applyFollowUp, CartActionError, CartHooks, cartHash, findVariation, priceCart,
-  rewardsEarned, syncRewardGifts,
+  syncRewardGifts, tierAdjustments,
   type AddItemInput, type CartChange, type CartChangeOptions, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
-  type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type Viewer
+  type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type TierAdjuster, type Viewer
 } from 'cart-drawer-service'
 import type { CartRead, StoredCart } from 'cart-drawer-service/storage'
 import type { Catalog } from './catalog.ts'
@@ -183,8 +183,12 @@ export class ShopCarts implements CartsPort {
     return this.#hooks.add(name, hook)
   }
 
-  #rewards (viewer: Viewer) {
-    return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
+  /** The reward tiers' adjustments (`CartRewards.adjust`): every pricing applies them to the cart priced without them. */
+  #rewards (viewer: Viewer): TierAdjuster | null {
+    const rewards = this.#hooks.rewards
+    if (rewards === undefined) return null
+    const now = this.#now()
+    return (view) => rewards.adjust(view, viewer, now)
   }
 
   /** The drawer's line adjustments (bundle discounts): every pricing takes them off their lines before the coupons. */
@@ -246,11 +250,11 @@ export class ShopCarts implements CartsPort {
   /** The change's data with the gift lines of the reward tiers it reaches (and without those it no longer does). */
   #withGifts (data: CartData, viewer: Viewer): CartData {
     const rewards = this.#hooks.rewards
-    const evaluator = rewards?.evaluator(viewer, this.#now()) ?? null
-    if (rewards === undefined || evaluator === null) return syncRewardGifts(data, null, new Map(), viewer).data
-    const outcome = rewardsEarned(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, evaluator, this.#adjuster(viewer))
-    const gifts = this.#catalog.getMany(new Set(outcome?.gifts.map((gift) => gift.productId) ?? []))
-    const synced = syncRewardGifts(data, outcome, gifts, viewer)
+    const tiers = this.#rewards(viewer)
+    if (rewards === undefined || tiers === null) return syncRewardGifts(data, null, new Map(), viewer).data
+    const earned = tierAdjustments(data, this.#catalog.getMany(productIds(data)), this.#catalog.coupons(data.coupons), this.#config, this.#now(), viewer, tiers, this.#adjuster(viewer))
+    const gifts = this.#catalog.getMany(new Set(earned?.gifts.map((gift) => gift.productId) ?? []))
+    const synced = syncRewardGifts(data, earned, gifts, viewer)
     for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')
     return synced.data
   }

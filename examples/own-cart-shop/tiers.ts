@@ -1,14 +1,14 @@
-import type { CartRewards, LineAdjuster, Product, RewardOutcome, Viewer } from 'cart-drawer-service'
+import type { CartAdjustments, CartRewards, CartView, LineAdjuster, Product, RewardOutcome, Viewer } from 'cart-drawer-service'
 import type { Catalog } from './catalog.ts'
 import type { ShopCart } from './model.ts'
-import { toPricedCart } from './port-glue.ts'
-import { computeTotals, sellable, type Totals } from './totals.ts'
+import { computeTotals, sellable, unitPrice, type Grants, type Totals } from './totals.ts'
 
 /**
- * The drawer's reward tiers in the shop's totals, all in this file: the cart is priced without them, the drawer's
- * evaluator says what that cart earns, and the totals are computed again with the grants (the discount after the
- * coupons on what they left, free shipping, gift lines at zero). A gift tier counts as reached only once its line
- * is in the cart (`syncGifts` adds it inside every change).
+ * The drawer's reward tiers in the shop's totals, all in this file: the cart is priced without them, the drawer is
+ * handed a view of that (`CartView`) and answers its adjustments (`CartAdjustments`), and the totals are computed
+ * again with them: the cart adjustment (the discount tier, on what the coupons left) off the lines, the shipping
+ * waived, the held gift lines at zero. A gift tier counts only once its line is in the cart (`syncGifts` adds it
+ * inside every change).
  */
 
 export interface Context {
@@ -19,28 +19,61 @@ export interface Context {
   now: Date
 }
 
-export function totalsWithTiers (cart: ShopCart, { catalog, rewards, adjuster, viewer, now }: Context): { totals: Totals, outcome: RewardOutcome | null } {
-  const without = computeTotals(cart, catalog, viewer.canReadPrivate, adjuster, null)
-  const evaluate = rewards?.evaluator(viewer, now) ?? null
-  if (evaluate === null) return { totals: without, outcome: null }
-  const earned = evaluate(toPricedCart(cart, without, null))
-  const held = new Set(cart.lines.flatMap((line) => line.rewardId === undefined ? [] : [line.rewardId]))
-  const missing = new Set(earned.gifts.filter((gift) => !held.has(gift.id)).map((gift) => gift.id))
-  const outcome: RewardOutcome = {
-    ...earned,
-    tiers: earned.tiers.map((tier) => missing.has(tier.id) ? { ...tier, reached: false, blocked: true } : tier),
-    gifts: earned.gifts.filter((gift) => !missing.has(gift.id))
+const REWARD_RULE = 'reward:'
+
+/** The shop's cart priced without the tiers, as the drawer reads it; gift lines at their product's price, no coupon share. */
+function viewOf (cart: ShopCart, without: Totals, catalog: Catalog): CartView {
+  const gifts = cart.lines.flatMap((line) => {
+    const product = line.rewardId === undefined ? null : catalog.get(line.productId)
+    if (product === null) return []
+    const price = unitPrice(product)
+    return [{ key: line.id, productId: line.productId, variationId: 0, quantity: line.qty, unitPrice: price, subtotal: price * line.qty, subtotalTax: 0, total: price * line.qty, totalTax: 0, categoryIds: product.categories.map((category) => category.id), ...(line.mark === undefined ? {} : { group: line.mark }) }]
+  })
+  return {
+    lines: [
+      ...without.lines.map(({ line, parent, unit, subtotal, total }) => ({
+        key: line.id,
+        productId: line.productId,
+        variationId: line.variantId,
+        quantity: line.qty,
+        unitPrice: unit,
+        subtotal,
+        subtotalTax: 0,
+        total,
+        totalTax: 0,
+        categoryIds: parent.categories.map((category) => category.id),
+        ...(line.mark === undefined ? {} : { group: line.mark })
+      })),
+      ...gifts
+    ],
+    couponCodes: without.coupons.map(({ coupon }) => coupon.code)
   }
-  const grants = { freeShipping: outcome.freeShipping, discount: outcome.discount, gifts: new Set(outcome.gifts.map((gift) => gift.id)) }
-  return { totals: computeTotals(cart, catalog, viewer.canReadPrivate, adjuster, grants), outcome }
+}
+
+/** What the tiers do to the cart: the drawer's adjustments for the cart priced without them, or null (no tiers). */
+function adjustmentsOf (cart: ShopCart, context: Context): { without: Totals, adjustments: CartAdjustments | null } {
+  const without = computeTotals(cart, context.catalog, context.viewer.canReadPrivate, context.adjuster, null)
+  const adjustments = context.rewards?.adjust(viewOf(cart, without, context.catalog), context.viewer, context.now) ?? null
+  return { without, adjustments }
+}
+
+export function totalsWithTiers (cart: ShopCart, context: Context): { totals: Totals, outcome: RewardOutcome | null } {
+  const { without, adjustments } = adjustmentsOf(cart, context)
+  if (adjustments === null) return { totals: without, outcome: null }
+  const discount = adjustments.cart[0]
+  const grants: Grants = {
+    freeShipping: adjustments.shipping.length > 0,
+    // The discount tier's amount, as the drawer computed it on what the coupons left: taken off as it is.
+    discount: discount === undefined ? null : { id: discount.rule.slice(REWARD_RULE.length), label: discount.label, kind: 'fixed_discount', amount: discount.amount },
+    // The gift lines the drawer adjusts to zero (only held gifts of reached tiers have an adjustment).
+    gifts: new Set(adjustments.lines.filter((adjustment) => adjustment.rule.startsWith(REWARD_RULE)).map((adjustment) => adjustment.rule.slice(REWARD_RULE.length)))
+  }
+  return { totals: computeTotals(cart, context.catalog, context.viewer.canReadPrivate, context.adjuster, grants), outcome: adjustments.outcome }
 }
 
 /** The cart's gift lines in step with what it earns: a lost tier's line goes, a reached tier's line comes (or is reported). */
 export function syncGifts (cart: ShopCart, context: Context, newId: () => string): ShopCart {
-  const evaluate = context.rewards?.evaluator(context.viewer, context.now) ?? null
-  const earned = evaluate === null
-    ? []
-    : evaluate(toPricedCart(cart, computeTotals(cart, context.catalog, context.viewer.canReadPrivate, context.adjuster, null), null)).gifts
+  const earned = adjustmentsOf(cart, context).adjustments?.gifts ?? []
   const lines = cart.lines.filter((line) => line.rewardId === undefined || earned.some((gift) => gift.id === line.rewardId && gift.productId === line.productId))
   for (const gift of earned) {
     if (lines.some((line) => line.rewardId === gift.id)) continue

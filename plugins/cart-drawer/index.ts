@@ -91,7 +91,7 @@ export type { DrawerCartCapability, StoreApiMode } from './cart-capability.ts'
 export { commercePlugin, type CommercePluginOptions, type DrawerStores } from './commerce-plugin.ts'
 export type { DrawerUrls } from '../drawer-assets/index.ts'
 export type {
-  CommercePort, AdjustableLine, LineAdjuster, LineAdjustment, CartsPort, CartChange, CartChangeOptions, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
+  CommercePort, AdjustableLine, LineAdjuster, LineAdjustment, CartAdjustment, CartAdjustments, CartView, CartViewLine, ShippingAdjustment, CartsPort, CartChange, CartChangeOptions, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from '../commerce-port/index.ts'
 export { CartHooks, applyFollowUp, type CartHookName } from '../commerce-port/index.ts'

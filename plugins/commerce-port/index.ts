@@ -4,7 +4,7 @@
  * parts and every host import it without importing the drawer.
  */
 export type {
-  CommercePort, AdjustableLine, LineAdjuster, LineAdjustment, CartsPort, CartChange, CartChangeOptions, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
+  CommercePort, AdjustableLine, LineAdjuster, LineAdjustment, CartAdjustment, CartAdjustments, CartView, CartViewLine, ShippingAdjustment, CartsPort, CartChange, CartChangeOptions, CartState, CartReading, RateCount, DrawerUser, ShopUrls, Viewer, AddItemInput, Login, CartReconciler, CartReconcileAnswer, CartFollowUp, LockedLines, CartSnapshotter, CartRewards,
   CartExtension, FilterPort, FilterErrorReporter, DrawerFilterHooks, DrawerFilterName, StorefrontScript, StorefrontLink, StorefrontContext
 } from './port.ts'
 export { CartHooks, applyFollowUp, type CartHookName } from './cart-hooks.ts'

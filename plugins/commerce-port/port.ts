@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify'
 import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
 import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/contract/index.ts'
-import type { RewardEvaluator } from '../../domain/totals.ts'
-import type { AdjustableLine, LineAdjuster, LineAdjustment } from '../../domain/adjustments.ts'
+import type { AdjustableLine, CartAdjustment, CartAdjustments, LineAdjuster, LineAdjustment, ShippingAdjustment } from '../../domain/adjustments.ts'
 import type { CartChange } from '../../domain/cart-changes.ts'
+import type { CartView, CartViewLine } from '../../domain/cart-view.ts'
 
-export type { AdjustableLine, LineAdjuster, LineAdjustment, CartChange }
+export type { AdjustableLine, CartAdjustment, CartAdjustments, CartChange, CartView, CartViewLine, LineAdjuster, LineAdjustment, ShippingAdjustment }
 
 /**
  * The commerce port: everything the cart drawer asks of the shop it runs in. A shop implements it over its own
@@ -323,21 +323,37 @@ export type CartReconciler = (state: CartState, viewer: Viewer) => CartReconcile
 export type CartReconcileAnswer = CartFollowUp | ReadonlySet<string> | null
 
 /**
- * The drawer's money effects, as the host's totals apply them: its reward tiers and its line adjustments. On every
- * pricing the host passes `evaluator(viewer, now)` and `lineAdjuster(viewer, now)` to `priceCart` (domain/totals.ts):
- * the line adjustments (bundle discounts) come off their lines before the coupons, and the reward tiers grant free
- * shipping, list a discount reward with the coupons and price gift lines at zero. A host with totals of its own
- * calls the adjuster with its lines (`AdjustableLine`: key, product, quantity, its unit price, the drawer's mark) and
- * takes each `LineAdjustment`'s amount off its line. Nothing of it is stored on a line: it is computed again on every
- * pricing. Inside every cart change the host brings the gift lines in step with `syncRewardGifts`
- * (domain/rewards.ts) and tells `report` of a gift it could not add. Before pricing it calls `prepare` with the
- * settings version its read or write saw (undefined when it has none), so the tiers and the adjustments are the ones
- * saved at that version on any instance.
+ * The drawer's money effects, as the host's totals apply them: its reward tiers and its line adjustments, computed
+ * again on every pricing and never stored on a line. Before pricing, the host calls `prepare` with the settings
+ * version its read or write saw (undefined when it has none), so the tiers and the adjustments are the ones saved at
+ * that version on any instance. Then, in this order:
+ *
+ * 1. Line adjustments (bundle discounts): the host calls `lineAdjuster(viewer, now)` with its lines (`AdjustableLine`:
+ *    key, product, quantity, its unit price, the drawer's mark) and takes each `LineAdjustment`'s amount off its line
+ *    before the coupons.
+ * 2. Its coupons, on what the line adjustments left.
+ * 3. The reward tiers: the host builds the `CartView` of its cart as priced so far (each line's subtotal, total and
+ *    taxes, categories and mark, and the applied coupon codes; a gift line, marked `reward:<tierId>`, at its product's
+ *    price, taking no share of a coupon) and calls `adjust(view, viewer, now)`. It applies the `CartAdjustments`:
+ *    - `lines`: each gift line's whole subtotal: the line costs nothing (price it at zero, or take the amount off it);
+ *      a gift line without one is no longer earned: leave it out of the totals until the next change removes it;
+ *    - `cart`: the discount tier, after the coupons: each of its `lines` amounts off that line's total (tax what is
+ *      left), the whole `amount` shown as a discount with its `label`;
+ *    - `shipping`: while one is listed, no shipping is charged;
+ *    - `outcome`: the tiers' progress, what the drawer shows (the reference platform's `PricedCart.rewards`).
+ *    Inside every cart change the host brings its gift lines in step with `gifts` (`syncRewardGifts`,
+ *    domain/rewards.ts) and tells `report` of a gift it could not add; a gift whose line the cart lacks grants nothing.
+ *
+ * The reference platform prices through exactly this (`priceCart`, domain/totals.ts, with `cartView` building the
+ * view of its priced cart).
  */
 export interface CartRewards {
   prepare (settingsVersion?: number): Promise<void>
-  /** The evaluator for a viewer (conditions depend on them), or null while no tier is configured. */
-  evaluator (viewer: Viewer, now: Date): RewardEvaluator | null
+  /**
+   * What the reward tiers do to the cart of `view` for a viewer (conditions depend on them), or null while no tier is
+   * configured, whatever the cart. Pure and quick (no I/O): a host may call it under its lock.
+   */
+  adjust (view: CartView, viewer: Viewer, now: Date): CartAdjustments | null
   /** The line adjuster (bundle discounts), or null while nothing adjusts a line. Pure: a host may call it under its lock. */
   lineAdjuster (viewer: Viewer, now: Date): LineAdjuster | null
   /** A reached gift tier whose product could not be added (out of stock, no longer sold): it grants nothing. */

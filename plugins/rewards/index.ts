@@ -3,11 +3,11 @@ import { isPurchasable } from '../../domain/catalog.ts'
 import type { Settings } from '../../schemas/settings.ts'
 import type { SettingsProblems } from '../settings/index.ts'
 import type { Edition } from '../security/index.ts'
-import { REWARD_GROUP_PREFIX } from '../../domain/rewards.ts'
+import { REWARD_GROUP_PREFIX, rewardAdjustments } from '../../domain/rewards.ts'
 import { bundleAdjustments } from '../../domain/bundles.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import type { CartRewards } from '../commerce-port/index.ts'
-import { rewardEvaluator } from './program.ts'
+import { rewardProgram } from './program.ts'
 
 export interface RewardsPluginOptions {
   edition?: Edition
@@ -19,10 +19,10 @@ export function giftLineKeys (data: CartData): ReadonlySet<string> {
 }
 
 /**
- * The drawer's money effects from the settings, declared to the shop as its `rewards` cart hook: the reward tiers
- * (free shipping, a discount listed with the coupons, gift lines at zero) and, in Pro, the bundles' discounts as line
- * adjustments. The shop's totals apply them and the drawer shows the same outcome (`PricedCart.rewards`,
- * `PricedLine.lineOwnDiscount`). Saving refuses what the edition cannot do and gifts the shop cannot sell.
+ * The drawer's money effects from the settings, declared to the shop as its `rewards` cart hook: the reward tiers as
+ * `CartAdjustments` (gift lines at zero, a discount after the coupons, the shipping waived) and, in Pro, the bundles'
+ * discounts as line adjustments. The shop's totals apply them and the drawer shows the same outcome
+ * (`PricedCart.rewards`, `PricedLine.lineOwnDiscount`). Saving refuses what the edition cannot do and gifts the shop cannot sell.
  */
 export const rewardsPlugin = fp<RewardsPluginOptions>(async (fastify, options) => {
   const edition = options.edition ?? 'free'
@@ -55,15 +55,13 @@ export const rewardsPlugin = fp<RewardsPluginOptions>(async (fastify, options) =
       const read = await settingsService.at(settingsVersion)
       use(read.settings, read.version)
     },
-    evaluator (viewer, now) {
+    adjust (view, viewer, now) {
       if (current === undefined) return null
-      const evaluate = rewardEvaluator(current, edition, viewer, now)
-      if (evaluate === null) return null
-      return (withoutRewards) => {
-        const outcome = evaluate(withoutRewards)
-        for (const tierId of outcome.unevaluable) once(`conditions:${tierId}`, 'a reward tier\'s conditions cannot be evaluated: it grants nothing until they are saved again', tierId)
-        return outcome
-      }
+      const program = rewardProgram(current, edition, viewer, now)
+      if (program === null) return null
+      const adjustments = rewardAdjustments(program, view)
+      for (const tierId of adjustments.outcome.unevaluable) once(`conditions:${tierId}`, 'a reward tier\'s conditions cannot be evaluated: it grants nothing until they are saved again', tierId)
+      return adjustments
     },
     lineAdjuster () {
       if (edition !== 'pro' || current === undefined || !current.bundles.enabled || current.bundles.bundles.length === 0) return null

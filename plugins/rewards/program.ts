@@ -1,6 +1,6 @@
 import { conditionContext, evaluate, validateConditions } from '../../domain/conditions/index.ts'
-import { evaluateRewards, type RewardProgram, type RewardTier } from '../../domain/rewards.ts'
-import type { RewardEvaluator } from '../../domain/totals.ts'
+import { isGiftLine } from '../../domain/cart-view.ts'
+import type { RewardProgram, RewardTier } from '../../domain/rewards.ts'
 import type { Settings } from '../../schemas/settings.ts'
 import type { RewardTierSettings } from '../../schemas/settings-rewards.ts'
 import type { Edition } from '../security/index.ts'
@@ -14,14 +14,14 @@ export function editionTiers (tiers: readonly RewardTierSettings[], edition: Edi
 /**
  * The settings' reward program for one viewer (conditions hold for a visitor), or null when none applies. A tier
  * whose conditions no longer validate (a stored document from another version) cannot be evaluated: it grants
- * nothing, and `onUnevaluable` hears of it.
+ * nothing (the outcome lists it in `unevaluable`).
  */
-export function rewardEvaluator (settings: Settings, edition: Edition, viewer: Viewer, now: Date): RewardEvaluator | null {
+export function rewardProgram (settings: Settings, edition: Edition, viewer: Viewer, now: Date): RewardProgram | null {
   const { rewards } = settings
   const tiers = rewards.enabled ? editionTiers(rewards.tiers, edition) : []
   if (tiers.length === 0) return null
   const visitor = { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }
-  const program: RewardProgram = {
+  return {
     basis: { measure: rewards.basis, afterDiscounts: rewards.after_discounts, includeTax: rewards.include_tax },
     tiers: tiers.map((tier): RewardTier => {
       const hasConditions = tier.conditions.conditions.length > 0
@@ -34,10 +34,9 @@ export function rewardEvaluator (settings: Settings, edition: Edition, viewer: V
         amount: tier.amount,
         productId: tier.reward === 'gift' ? tier.product_id : 0,
         ...(hasConditions
-          ? { holds: (priced) => valid ? evaluate(tier.conditions, conditionContext(priced, visitor, now)) : 'error' as const }
+          ? { holds: (view) => valid ? evaluate(tier.conditions, conditionContext(view, visitor, now, (line) => !isGiftLine(line))) : 'error' as const }
           : {})
       }
     })
   }
-  return (withoutRewards) => evaluateRewards(program, withoutRewards)
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import { effectivePrice, isOnSale } from '../../domain/catalog.ts'
 import { conditionContext } from '../../domain/conditions/index.ts'
+import { cartView } from '../../domain/totals.ts'
 import { cartCategoryIds, pickRecommendations, recommendationPlan, stepCandidates, type RecommendationStep } from '../../domain/recommendations.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import type { RecommendationsSettings } from '../../schemas/settings.ts'
@@ -75,7 +76,7 @@ export async function recommendationsFor (fastify: FastifyInstance, state: CartS
   const settings = all.recommendations
   const shop = fastify.commerce
   const data = state.stored?.data ?? { lines: [], coupons: [] }
-  const context = conditionContext(state.priced, { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, shop.now())
+  const context = conditionContext(cartView(state.priced), { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, shop.now())
   const steps = recommendationPlan(settings, context)
   const key = steps.length === 0 ? undefined : pickKey(state, steps, data)
   const pick = (unversioned: () => void) => pickProducts(shop, state, data, steps, settings, unversioned)

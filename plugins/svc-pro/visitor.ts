@@ -1,5 +1,7 @@
 import { conditionContext, evaluate, type ConditionGroup } from '../../domain/conditions/index.ts'
+import type { CartViewLine } from '../../domain/cart-view.ts'
 import { computeDiscounts } from '../../domain/discounts.ts'
+import { cartView } from '../../domain/totals.ts'
 import type { PricedCart, PricedLine } from '../../domain/types.ts'
 import type { Viewer } from '../commerce-port/index.ts'
 
@@ -10,12 +12,14 @@ export function isAddonLine ({ line }: PricedLine): boolean {
   return line.group?.startsWith(ADDON_GROUP_PREFIX) ?? false
 }
 
+const isAddonViewLine = (line: CartViewLine): boolean => line.group?.startsWith(ADDON_GROUP_PREFIX) ?? false
+
 /**
- * Whether conditions hold for a cart and a visitor. Add-on lines do not count towards the facts, so an add-on
- * cannot keep its own conditions true.
+ * Whether conditions hold for a cart and a visitor, read from the cart's view. Add-on lines do not count towards the
+ * facts, so an add-on cannot keep its own conditions true.
  */
 export function conditionsHold (conditions: ConditionGroup, priced: PricedCart, viewer: Viewer, now: Date): boolean {
-  const context = conditionContext(priced, { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, now, (line) => !isAddonLine(line))
+  const context = conditionContext(cartView(priced), { loggedIn: Boolean(viewer.userId), capabilities: viewer.capabilities ?? [] }, now, (line) => !isAddonViewLine(line))
   return evaluate(conditions, { ...context, subtotal: subtotalWithoutAddons(priced, context.subtotal) })
 }
 

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { evaluateRewards, type RewardProgram, type RewardTier } from '../../domain/rewards.ts'
+import { rewardAdjustments, type RewardProgram, type RewardTier } from '../../domain/rewards.ts'
 import { shippingMeter } from '../../domain/shipping-meter.ts'
 import { priceCart } from '../../domain/totals.ts'
 import { cartItemKey } from '../../domain/cart.ts'
@@ -19,7 +19,7 @@ const freeShippingFrom = (threshold: number): RewardProgram => ({
 })
 
 function priced (cart: CartData, program: RewardProgram | null, coupons: Coupon[] = []) {
-  return priceCart(cart, products, new Map(coupons.map((c) => [c.code, c])), CONFIG, NOW, undefined, program === null ? null : (withoutRewards) => evaluateRewards(program, withoutRewards))
+  return priceCart(cart, products, new Map(coupons.map((c) => [c.code, c])), CONFIG, NOW, undefined, program === null ? null : (view) => rewardAdjustments(program, view))
 }
 
 test('below, at and above the threshold: the meter and the charged shipping agree', async (t) => {

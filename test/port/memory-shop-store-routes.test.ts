@@ -198,14 +198,19 @@ test('the drawer\'s own cart routes on the example host (storeApi: drawer)', asy
 })
 
 test('storeApi: drawer does not start without the carts option, and names what it lacks', async (t) => {
-  const options = { commerce: {} as CommercePort, stores: {} as never, secrets: [TEA_SECRET], rateCounter: createMemoryRateCounter() }
+  const ownTokens = { cartKeyOfToken: () => null } as unknown as CommercePort
+  const options = { commerce: ownTokens, stores: {} as never, secrets: [TEA_SECRET], rateCounter: createMemoryRateCounter() }
   t.teardown(() => options.rateCounter.close())
   const app = Fastify()
   app.register(cartDrawer, { ...options, storeApi: 'drawer' })
-  await t.rejects(async () => { await app.ready() }, /storeApi 'drawer' serves the cart routes itself and needs the carts option with carts\.setQuantity, carts\.sessionCartKey, carts\.issueToken/)
+  await t.rejects(async () => { await app.ready() }, /storeApi 'drawer' serves the cart routes itself and needs the carts option with carts\.sessionCartKey, carts\.issueToken/)
   const partial = Fastify()
   partial.register(cartDrawer, { ...options, storeApi: 'drawer', carts: { setQuantity: async () => { throw new Error('unused') } } as never })
   await t.rejects(async () => { await partial.ready() }, /needs the carts option with carts\.sessionCartKey, carts\.issueToken/)
+  // A port that leaves the Cart-Tokens to the drawer needs no issueToken: the drawer sends its own.
+  const drawerTokens = Fastify()
+  drawerTokens.register(cartDrawer, { ...options, commerce: {} as CommercePort, storeApi: 'drawer' })
+  await t.rejects(async () => { await drawerTokens.ready() }, /needs the carts option with carts\.sessionCartKey \(see/)
   const wrong = Fastify()
   wrong.register(cartDrawer, { ...options, storeApi: 'both' as never })
   await t.rejects(async () => { await wrong.ready() }, /storeApi must be 'host' or 'drawer'/)

@@ -4,8 +4,10 @@ import { findVariation } from '../../../domain/catalog.ts'
 import { variationChoice } from '../../../domain/variations.ts'
 import { applyCoupon, couponRemovedMessage, removeCoupon, validateCoupon } from '../../../domain/coupons.ts'
 import { domainError } from '../../../domain/result.ts'
-import { priceCart, rewardsEarned, type RewardEvaluator } from '../../../domain/totals.ts'
+import { priceCart, tierAdjustments } from '../../../domain/totals.ts'
 import { syncRewardGifts } from '../../../domain/rewards.ts'
+import type { TierAdjuster } from '../../../domain/adjustments.ts'
+import type { CartView } from '../../../domain/cart-view.ts'
 import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product, Result, ShopConfig } from '../../../domain/types.ts'
 import type {
   CartRead, CartStore, CartViewStore, CatalogStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions
@@ -20,6 +22,8 @@ import { restError } from '../../../errors/index.ts'
 export type { AddItemInput, CartReconciler, CartSnapshotter, CartState, LockedLines, Viewer }
 
 const EMPTY: CartData = { lines: [], coupons: [] }
+/** The view of an empty cart: the reward hook answers null for it exactly when no tier is configured. */
+const NO_LINES: CartView = { lines: [], couponCodes: [] }
 const GUEST: Viewer = { canReadPrivate: false, userId: null }
 
 function isGuest (viewer: Viewer): boolean {
@@ -95,9 +99,20 @@ export class CartService {
     return this.#hooks.add(name as 'lockedLines', hook as LockedLines)
   }
 
-  /** The reward tiers' evaluator for a viewer (the drawer's `rewards` hook), or null: every pricing passes it. */
-  rewardEvaluator (viewer: Viewer): RewardEvaluator | null {
-    return this.#hooks.rewards?.evaluator(viewer, this.#now()) ?? null
+  /**
+   * The reward tiers' adjustments for a viewer (the drawer's `rewards` hook: `adjust`), or null without the hook:
+   * every pricing passes it.
+   */
+  tierAdjuster (viewer: Viewer): TierAdjuster | null {
+    const rewards = this.#hooks.rewards
+    if (rewards === undefined) return null
+    const now = this.#now()
+    return (view) => rewards.adjust(view, viewer, now)
+  }
+
+  /** Whether a reward tier is configured for the viewer (the hook answers null for any cart while none is). */
+  #tiersConfigured (viewer: Viewer): boolean {
+    return this.#hooks.rewards?.adjust(NO_LINES, viewer, this.#now()) != null
   }
 
   /** The drawer's line adjustments for a viewer (bundles; the drawer's `rewards` hook), or null: every pricing passes it. */
@@ -335,7 +350,7 @@ export class CartService {
     const ids = cartProductIds(cart.data)
     const known = this.#storage.knownProducts?.([...ids])
     const products = known != null && known.catalogVersion === versions.catalogVersion ? known.products : await this.#storage.getProducts([...ids])
-    if (this.#hooks.rewards !== undefined && this.rewardEvaluator(viewer) !== null) {
+    if (this.#tiersConfigured(viewer)) {
       const synced = await this.#syncGifts(cart.data, viewer, products)
       if (JSON.stringify(synced.lines) !== JSON.stringify(cart.data.lines)) return { result: { kind: 'again' } }
     }
@@ -541,18 +556,18 @@ export class CartService {
    */
   async #syncGifts (data: CartData, viewer: Viewer, known?: Map<number, Product>): Promise<CartData> {
     const rewards = this.#hooks.rewards
-    const evaluator = this.rewardEvaluator(viewer)
-    if (rewards === undefined || evaluator === null) {
+    const tiers = this.tierAdjuster(viewer)
+    if (rewards === undefined || tiers === null || !this.#tiersConfigured(viewer)) {
       return data.lines.some((line) => line.rewardId !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
     }
     // `known`: the cart's products, already at hand (a cart without coupons needs no coupon read).
     const [products, coupons] = known !== undefined && data.coupons.length === 0
       ? [known, new Map<string, Coupon>()]
       : await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
-    const outcome = rewardsEarned(data, products, coupons, this.#config, this.#now(), viewer, evaluator, this.lineAdjuster(viewer))
-    const wanted = outcome.gifts.filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
+    const earned = tierAdjustments(data, products, coupons, this.#config, this.#now(), viewer, tiers, this.lineAdjuster(viewer))
+    const wanted = (earned?.gifts ?? []).filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
     const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)
-    const synced = syncRewardGifts(data, outcome, gifts, viewer)
+    const synced = syncRewardGifts(data, earned, gifts, viewer)
     for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')
     return synced.data
   }
@@ -678,7 +693,7 @@ export class CartService {
   }
 
   #priced (key: string, stored: StoredCart | null, products: Map<number, Product>, coupons: Map<string, Coupon>, ids: Set<number>, viewer: Viewer): CartState {
-    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.rewardEvaluator(viewer), this.lineAdjuster(viewer))
+    const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.tierAdjuster(viewer), this.lineAdjuster(viewer))
     let crossSells: Promise<Product[]> | undefined
     return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
   }

@@ -3,7 +3,8 @@ import { isInStock } from '../../../domain/catalog.ts'
 import {
   addressProblems, EMPTY_ADDRESS, EMPTY_BILLING, findPaymentMethod, normaliseAddress, orderFromCart, orderStock, type PaymentMethod
 } from '../../../domain/checkout.ts'
-import { priceCart, type RewardEvaluator } from '../../../domain/totals.ts'
+import { priceCart } from '../../../domain/totals.ts'
+import type { TierAdjuster } from '../../../domain/adjustments.ts'
 import type { LineAdjuster } from '../../../domain/adjustments.ts'
 import type { Address, BillingAddress, CartCustomer, CartData, Order, PricedCart, ShopConfig } from '../../../domain/types.ts'
 import { RestError } from '../../../errors/index.ts'
@@ -50,7 +51,7 @@ function invalidAddresses (problems: { billing: string[], shipping: string[] }):
 /** Where the checkout takes the reward tiers from: the cart service (the drawer's `rewards` hook). */
 export interface RewardSource {
   prepareRewards: () => Promise<void>
-  rewardEvaluator: (viewer: Viewer) => RewardEvaluator | null
+  tierAdjuster: (viewer: Viewer) => TierAdjuster | null
   lineAdjuster: (viewer: Viewer) => LineAdjuster | null
 }
 
@@ -100,7 +101,7 @@ export class CheckoutService {
     const ids = data.lines.flatMap((line) => line.variationId ? [line.productId, line.variationId] : [line.productId])
     const [products, coupons] = await Promise.all([this.#storage.getProducts(ids), this.#storage.getCoupons(data.coupons)])
     const now = this.#now()
-    const priced = priceCart(data, products, coupons, this.#config, now, viewer, this.#rewards?.rewardEvaluator(viewer) ?? null, this.#rewards?.lineAdjuster(viewer) ?? null)
+    const priced = priceCart(data, products, coupons, this.#config, now, viewer, this.#rewards?.tierAdjuster(viewer) ?? null, this.#rewards?.lineAdjuster(viewer) ?? null)
     this.#refuseCartProblems(priced, data)
 
     const saved = cartCustomer(data)
