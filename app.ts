@@ -155,6 +155,7 @@ export { evaluateRewards, rewardAdjustments, syncRewardGifts, type RewardOutcome
 export { cartHash } from './domain/cart-hash.ts'
 export { addToCart, removeLines, setLineQuantity, normaliseCouponCode } from './domain/cart.ts'
 export { applyCartChanges, appliedCouponCodes, changedProductIds, type CartChangeContext } from './domain/cart-changes.ts'
+export { addonMark, bundleMark, giftTierOf, isManagedMark, markedLine, markOrigin, rewardMark } from './domain/marks.ts'
 export { applyCoupon, removeCoupon } from './domain/coupons.ts'
 export { effectivePrice, findVariation } from './domain/catalog.ts'
 export { formatMoney } from './domain/money.ts'

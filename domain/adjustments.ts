@@ -17,7 +17,7 @@ export interface AdjustableLine {
   /** The host's unit price, in minor units, before any discount. */
   unitPrice: number
   /** The drawer's mark on a line it added (`bundle:<id>`, `addon:<id>`, …), given back as the host stored it. */
-  group?: string
+  mark?: string
 }
 
 /** An amount off one line's subtotal, before the host's coupons, with what produced it. */

@@ -1,3 +1,4 @@
+import { BUNDLE_MARK_PREFIX, bundleMark } from './marks.ts'
 import { GUEST_VIEWER } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
 import { addToCart } from './cart.ts'
@@ -29,11 +30,11 @@ export interface BundleDefinition {
   slots: readonly BundleSlot[]
 }
 
-export const BUNDLE_GROUP_PREFIX = 'bundle:'
+export const BUNDLE_GROUP_PREFIX = BUNDLE_MARK_PREFIX
 
-/** The `CartLine.group` of a bundle's lines: the same bundle added again lands on the same lines. */
+/** The mark (`CartLine.mark`) of a bundle's lines: the same bundle added again lands on the same lines. */
 export function bundleGroup (bundleId: string): string {
-  return `${BUNDLE_GROUP_PREFIX}${bundleId}`
+  return bundleMark(bundleId)
 }
 
 /**
@@ -203,7 +204,7 @@ export function addBundleLines (
   let data = cart
   for (const add of adds.value) {
     const product = add.variation === undefined ? products.get(add.id)! : variations.get(add.slotIndex)!.product
-    const added = addToCart(data, { product, parent: products.get(add.productId)!, quantity: 1, group: add.group, origin: 'bundle', ...(add.variation === undefined ? {} : { variation: add.variation }) }, viewer)
+    const added = addToCart(data, { product, parent: products.get(add.productId)!, quantity: 1, mark: add.group, ...(add.variation === undefined ? {} : { variation: add.variation }) }, viewer)
     if (!added.ok) return fail(bundleAddRefused(selection, add.productId, added.error))
     data = added.value.cart
   }
@@ -278,7 +279,7 @@ export function bundleAdjustments (lines: readonly AdjustableLine[], bundles: re
   for (const bundle of bundles) {
     if (!(bundle.discount_percent > 0)) continue
     const group = bundleGroup(bundle.id)
-    const members = lines.filter((line) => line.group === group)
+    const members = lines.filter((line) => line.mark === group)
     if (members.length === 0) continue
     const filled = completeUnits(bundle, members)
     for (const line of members) {

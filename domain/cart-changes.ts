@@ -2,28 +2,28 @@ import { CartActionError } from './cart-action-error.ts'
 import { addToCart, copyLine, normaliseCouponCode, removeLines, setLineQuantity, withLines } from './cart.ts'
 import type { Viewer } from './catalog.ts'
 import { applyCoupon, removeCoupon } from './coupons.ts'
-import type { CartData, Coupon, Currency, DomainError, LineOrigin, Product } from './types.ts'
+import type { CartData, Coupon, Currency, DomainError, Product } from './types.ts'
 
 /**
  * One change of a cart, as the drawer asks for it. A list of changes is applied in order, together or not at all
  * (`CartsPort.change`): a bundle's members are added in one step.
  *
  * - `add`: adds `quantity` of a product (a variation: the variation's id and its chosen attributes), merged into the
- *   line that has the same product, variation and `group`. `group` keys a line apart (an add-on's or a bundle's line
- *   never merges with the same product added by the shopper); `origin` names the drawer's control that added it, kept
- *   on a new line (a line the add merges into keeps its own), through quantity changes, the login merge, and onto the
- *   order's line. `ifAbsent`: nothing is added when a line of that `group` already exists (an add-on toggled on twice).
+ *   line that has the same product, variation and `mark`. The mark (`CartLine.mark`, opaque to the shop) keys a line
+ *   apart: the shop stores it with the line, keeps it through quantity changes and the login merge, and gives it back.
+ *   `ifAbsent`: nothing is added when a line with that mark already exists (an add-on toggled on twice).
  * - `setQuantity`: a line's quantity becomes `quantity` under the product's rules (0 removes the line); an unknown key
  *   refuses the list, so does a locked line unless the change is the drawer's own.
  * - `remove`: the lines of these keys go (an unknown key refuses the list; so does a locked one, unless the change is
- *   the drawer's own: `CartChangeOptions.service`); `removeGroup`: every line of a group goes (none: nothing happens).
+ *   the drawer's own: `CartChangeOptions.service`); `removeMarked`: every line with the mark goes (none: nothing
+ *   happens).
  * - `applyCoupon`, `removeCoupon`: as the shop's own coupon rules say.
  */
 export type CartChange =
-  | { type: 'add', id: number, quantity: number, variation?: Record<string, string>, group?: string, origin?: LineOrigin, ifAbsent?: boolean }
+  | { type: 'add', id: number, quantity: number, variation?: Record<string, string>, mark?: string, ifAbsent?: boolean }
   | { type: 'setQuantity', key: string, quantity: number }
   | { type: 'remove', keys: readonly string[] }
-  | { type: 'removeGroup', group: string }
+  | { type: 'removeMarked', mark: string }
   | { type: 'applyCoupon', code: string }
   | { type: 'removeCoupon', code: string }
 
@@ -59,7 +59,7 @@ export function applyCartChanges (data: CartData, changes: readonly CartChange[]
     const check = <T>(result: { ok: true, value: T } | { ok: false, error: DomainError }): T => result.ok ? result.value : refused(result.error, index)
     switch (change.type) {
       case 'add': {
-        if (change.ifAbsent === true && change.group !== undefined && next.lines.some((line) => line.group === change.group)) return
+        if (change.ifAbsent === true && change.mark !== undefined && next.lines.some((line) => line.mark === change.mark)) return
         const resolved = context.resolved.get(change.id)
         if (resolved === undefined) refused({ reason: 'product_not_purchasable', message: 'This product cannot be added to the cart.' }, index)
         const { product, parent, variation } = resolved
@@ -68,8 +68,7 @@ export function applyCartChanges (data: CartData, changes: readonly CartChange[]
           parent,
           quantity: change.quantity,
           variation,
-          ...(change.group === undefined ? {} : { group: change.group }),
-          ...(change.origin === undefined ? {} : { origin: change.origin })
+          ...(change.mark === undefined ? {} : { mark: change.mark })
         }, context.viewer)).cart
         return
       }
@@ -88,8 +87,8 @@ export function applyCartChanges (data: CartData, changes: readonly CartChange[]
       case 'remove':
         next = check(removeLines(next, change.keys, context.locked(next)))
         return
-      case 'removeGroup':
-        next = withLines(next, next.lines.filter((line) => line.group !== change.group).map(copyLine))
+      case 'removeMarked':
+        next = withLines(next, next.lines.filter((line) => line.mark !== change.mark).map(copyLine))
         return
       case 'applyCoupon': {
         const code = normaliseCouponCode(change.code)

@@ -33,7 +33,7 @@ export interface CartViewLine {
    * The drawer's mark on a line it added, as the host stored it: `reward:<tierId>` on a tier's gift line (the tiers
    * count nothing of it), `addon:<id>`, `bundle:<id>`. Absent on the shopper's own lines.
    */
-  group?: string
+  mark?: string
 }
 
 /**
@@ -53,5 +53,5 @@ export const GIFT_MARK_PREFIX = 'reward:'
 
 /** Whether a line of the view is a reward tier's gift line. */
 export function isGiftLine (line: CartViewLine): boolean {
-  return line.group?.startsWith(GIFT_MARK_PREFIX) ?? false
+  return line.mark?.startsWith(GIFT_MARK_PREFIX) ?? false
 }

@@ -3,17 +3,17 @@ import { GUEST_VIEWER, isInStock, isPurchasable } from './catalog.ts'
 import type { Viewer } from './catalog.ts'
 import { checkStock, checkWholeQuantity, normaliseNewLineQuantity, quantityLimits, validateQuantity } from './quantity.ts'
 import { domainError, fail, ok } from './result.ts'
-import type { CartData, CartLine, LineOrigin, Product, Result } from './types.ts'
+import type { CartData, CartLine, Product, Result } from './types.ts'
 
 /**
  * The cart item key: md5 (32 lowercase hex) of `productId`, `variationId` and the attributes sorted by name, each
  * part URI-encoded so that no two different carts items share a canonical string.
  */
-export function cartItemKey (productId: number, variationId: number, variation: Record<string, string> = {}, group?: string): string {
+export function cartItemKey (productId: number, variationId: number, variation: Record<string, string> = {}, mark?: string): string {
   const attributes = Object.keys(variation).sort()
     .map((name) => `${encodeURIComponent(name)}=${encodeURIComponent(variation[name] ?? '')}`)
     .join('&')
-  const grouped = group === undefined ? '' : `_group=${encodeURIComponent(group)}`
+  const grouped = mark === undefined ? '' : `_group=${encodeURIComponent(mark)}`
   return createHash('md5').update(`${productId}_${variationId}_${attributes}${grouped}`).digest('hex')
 }
 
@@ -85,10 +85,8 @@ export interface AddToCartRequest {
   quantity: number
   /** The chosen attribute values (canonical, see `normaliseVariationChoice`); {} for a simple product. */
   variation?: Record<string, string>
-  /** Makes the line part of something (`CartLine.group`): its own key, never merged with an ordinary line. */
-  group?: string
-  /** The drawer's control adding it (`CartLine.origin`): set on a line this add creates; a merged line keeps its own. */
-  origin?: LineOrigin
+  /** The drawer's mark (`CartLine.mark`): the line has a key of its own, never merged with a line marked otherwise. */
+  mark?: string
   /**
    * The Store API's add (CartController::add_to_cart): a new line's quantity is brought within the product's rules
    * instead of refused. Off for the platform's own adds (bundles, merges on login), which refuse.
@@ -113,7 +111,7 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
   const productId = isVariation ? parent.id : product.id
   const variationId = isVariation ? product.id : 0
   const variation = { ...(request.variation ?? {}) }
-  const key = cartItemKey(productId, variationId, variation, request.group)
+  const key = cartItemKey(productId, variationId, variation, request.mark)
   const existing = cart.lines.find((line) => line.key === key)
   const stockId = lineStockId({ productId, variationId })
 
@@ -146,8 +144,7 @@ export function addToCart (cart: CartData, request: AddToCartRequest, viewer: Vi
         variationId,
         variation,
         quantity: merged,
-        ...(request.group === undefined ? {} : { group: request.group }),
-        ...(request.origin === undefined ? {} : { origin: request.origin })
+        ...(request.mark === undefined ? {} : { mark: request.mark })
       }]
   return ok({ cart: withLines(cart, lines), key })
 }

@@ -1,3 +1,4 @@
+import { markOrigin } from './marks.ts'
 /**
  * The checkout's rules, free of I/O: which payment methods the shop offers, what makes an address complete, and the
  * order a priced cart becomes.
@@ -160,7 +161,7 @@ export function orderFromCart (priced: PricedCart, input: CheckoutInput, context
       subtotalTax: lineSubtotalTax,
       total: lineTotal,
       totalTax: lineTotalTax,
-      ...(line.origin === undefined ? {} : { origin: line.origin })
+      ...(markOrigin(line.mark) === undefined ? {} : { origin: markOrigin(line.mark) })
     })),
     coupons: priced.coupons.map(({ coupon, discount, discountTax }) => ({ code: coupon.code, discount, discountTax })),
     fees: priced.fees.map(({ fee, tax }) => ({ name: fee.name, total: fee.amount, totalTax: tax })),

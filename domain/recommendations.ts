@@ -1,3 +1,4 @@
+import { isManagedMark } from './marks.ts'
 import { lineStockId } from './cart.ts'
 import { isInStock, isListedInCatalog, isPurchasable } from './catalog.ts'
 import { evaluate, type ConditionContext, type ConditionGroup } from './conditions/index.ts'
@@ -89,7 +90,7 @@ export function recommendationQuantity (product: Product, cart: CartData): numbe
   if (!isRecommendationAddable(product)) return null
   const sameStock = cart.lines.filter((line) => lineStockId(line) === product.id)
   if (product.soldIndividually && sameStock.length > 0) return null
-  const ownLine = sameStock.find((line) => line.group === undefined && line.variationId === 0)
+  const ownLine = sameStock.find((line) => !isManagedMark(line.mark) && line.variationId === 0)
   const alreadyInCart = sameStock.reduce((units, line) => line === ownLine ? units : units + line.quantity, 0)
   const limits = quantityLimits(product, { alreadyInCart })
   const quantity = ownLine === undefined ? limits.minimum : limits.multipleOf

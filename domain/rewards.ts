@@ -1,3 +1,4 @@
+import { giftTierOf } from './marks.ts'
 import type { CartAdjustment, CartAdjustments, LineAdjustment, ShippingAdjustment } from './adjustments.ts'
 import { addToCart, withLines } from './cart.ts'
 import { GIFT_MARK_PREFIX, isGiftLine, type CartView } from './cart-view.ts'
@@ -155,7 +156,7 @@ export function rewardAdjustments (program: RewardProgram, view: CartView): Cart
   for (const gift of earned.gifts) {
     const rule = rewardGroup(gift.id)
     for (const line of view.lines) {
-      if (line.group !== rule) continue
+      if (line.mark !== rule) continue
       held.add(gift.id)
       lines.push({ lineKey: line.key, amount: Math.max(0, line.subtotal), label: gift.label, rule })
     }
@@ -201,20 +202,20 @@ export function syncRewardGifts (
   viewer: Viewer
 ): { data: CartData, unavailable: string[] } {
   const granted = new Map((earned?.gifts ?? []).map((gift) => [gift.id, gift]))
-  const kept = data.lines.filter((line) => line.rewardId === undefined || granted.get(line.rewardId)?.productId === line.productId)
+  const kept = data.lines.filter((line) => giftTierOf(line.mark) === undefined || granted.get(giftTierOf(line.mark)!)?.productId === line.productId)
   let next = kept.length === data.lines.length ? data : withLines(data, kept)
   const unavailable: string[] = []
   for (const gift of granted.values()) {
-    if (next.lines.some((line) => line.rewardId === gift.id)) continue
+    if (next.lines.some((line) => giftTierOf(line.mark) === gift.id)) continue
     const product = products.get(gift.productId)
     const added = product === undefined || product.type !== 'simple'
       ? null
-      : addToCart(next, { product, parent: product, quantity: 1, group: rewardGroup(gift.id) }, viewer)
+      : addToCart(next, { product, parent: product, quantity: 1, mark: rewardGroup(gift.id) }, viewer)
     if (added === null || !added.ok) {
       unavailable.push(gift.id)
       continue
     }
-    next = { ...added.value.cart, lines: added.value.cart.lines.map((line) => line.key === added.value.key ? { ...line, rewardId: gift.id } : line) }
+    next = added.value.cart
   }
   return { data: next, unavailable }
 }

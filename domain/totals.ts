@@ -1,3 +1,4 @@
+import { giftTierOf } from './marks.ts'
 import { adjustedAmounts, type CartAdjustments, type LineAdjuster, type TierAdjuster } from './adjustments.ts'
 import { lineStockId } from './cart.ts'
 import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
@@ -116,7 +117,6 @@ export function cartView (priced: PricedCart): CartView {
 }
 
 function viewLine ({ line, parent, unitPrice, lineSubtotal, lineSubtotalTax, lineTotal, lineTotalTax }: PricedLine): CartViewLine {
-  const group = line.rewardId === undefined ? line.group : rewardGroup(line.rewardId)
   return {
     key: line.key,
     productId: line.productId,
@@ -128,7 +128,7 @@ function viewLine ({ line, parent, unitPrice, lineSubtotal, lineSubtotalTax, lin
     total: lineTotal,
     totalTax: lineTotalTax,
     categoryIds: parent.categories.map((category) => category.id),
-    ...(group === undefined ? {} : { group })
+    ...(line.mark === undefined ? {} : { mark: line.mark })
   }
 }
 
@@ -139,11 +139,12 @@ function viewLine ({ line, parent, unitPrice, lineSubtotal, lineSubtotalTax, lin
  */
 function tierView (cart: CartData, withoutRewards: PricedCart, products: ReadonlyMap<number, Product>, viewer: Viewer, config: ShopConfig): CartView {
   const view = cartView(withoutRewards)
-  if (!cart.lines.some((line) => line.rewardId !== undefined)) return view
+  if (!cart.lines.some((line) => giftTierOf(line.mark) !== undefined)) return view
   const priced = new Map(view.lines.map((line) => [line.key, line]))
   const lines: CartViewLine[] = []
   for (const line of cart.lines) {
-    if (line.rewardId === undefined) {
+    const tierId = giftTierOf(line.mark)
+    if (tierId === undefined) {
       const seen = priced.get(line.key)
       if (seen !== undefined) lines.push(seen)
       continue
@@ -163,7 +164,7 @@ function tierView (cart: CartData, withoutRewards: PricedCart, products: Readonl
       total: subtotal,
       totalTax: tax,
       categoryIds: r.parent.categories.map((category) => category.id),
-      group: rewardGroup(line.rewardId)
+      mark: rewardGroup(tierId)
     })
   }
   return { ...view, lines }
@@ -187,10 +188,11 @@ function priceWith (
   for (const line of cart.lines) {
     // A gift line counts only while its tier is earned, and then at zero (its adjustment is its whole subtotal);
     // otherwise it is left out (the next change removes it).
-    if (line.rewardId !== undefined && !earned.has(line.rewardId)) continue
+    const tierId = giftTierOf(line.mark)
+    if (tierId !== undefined && !earned.has(tierId)) continue
     const r = resolveLine(line, products, viewer)
     if ('reason' in r) errors.push(r)
-    else if (line.rewardId === undefined) resolved.push(r)
+    else if (tierId === undefined) resolved.push(r)
     else if (giftLines.has(line.key)) resolved.push({ ...r, unitPrice: 0 })
   }
 
@@ -211,7 +213,7 @@ function priceWith (
     variationId: line.variationId,
     quantity: line.quantity,
     unitPrice,
-    ...(line.group === undefined ? {} : { group: line.group })
+    ...(line.mark === undefined ? {} : { mark: line.mark })
   })), adjuster)
   const ownDiscounts = resolved.map((r) => adjusted.get(r.line.key) ?? 0)
   // Coupons discount in WooCommerce's order (percent before fixed_cart), whatever order they were applied in; the

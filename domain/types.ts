@@ -104,20 +104,12 @@ export interface CartLine {
   variation: Record<string, string>
   quantity: number
   /**
-   * Set on lines the service adds as part of something (`addon:<id>`, `bundle:<id>`): such a line has a key of its
-   * own, so it never merges with the same product added the usual way.
+   * The drawer's mark on a line it added (`addon:<id>`, `bundle:<id>`, `reward:<tierId>`, `recommendation`,
+   * `spotlight`; domain/marks.ts): opaque to the shop, which stores it and gives it back. A marked line has a key of
+   * its own, so it never merges with the same product added another way; the order's line records the drawer control
+   * it names (`OrderLine.origin`), which the drawer's attributed revenue counts.
    */
-  group?: string
-  /**
-   * Which of the drawer's controls created the line (absent: the shopper's own add). Kept through quantity changes
-   * and the login merge, and copied onto the order's line: the drawer's attributed revenue is counted from it.
-   */
-  origin?: LineOrigin
-  /**
-   * A free gift of the reward tier with this id: priced at zero while the tier is reached, left out of the totals
-   * (and removed by the next change) once it is not.
-   */
-  rewardId?: string
+  mark?: string
 }
 
 /** A postal address as the Store API carries it (every field a string, empty when not given). */

@@ -334,13 +334,13 @@ async function runDuties (t: ContractTestContext, host: PortContractHost, commer
     same((refusal as CartActionError | null)?.changeIndex, 1, 'carts.change: the CartActionError must name the refused change\'s position (changeIndex 1)')
     same((await commerce.carts.get(key, GUEST)).hash, added.hash, 'carts.change: a refused list must change nothing, not even its earlier changes')
 
-    const grouped = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, group: 'addon:kit', origin: 'addon', ifAbsent: true }], GUEST, { service: true })
-    const groupLines = grouped.stored!.data.lines.filter((line) => line.group === 'addon:kit')
-    same(groupLines.map((line) => [line.productId, line.quantity, line.origin]), [[first, 1, 'addon']], 'carts.change: an add with a group must be a line of its own, keeping its group and origin')
-    const again = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, group: 'addon:kit', ifAbsent: true }], GUEST, { service: true })
-    same(again.stored!.data.lines.filter((line) => line.group === 'addon:kit').map((line) => line.quantity), [1], 'carts.change: an ifAbsent add of a group already in the cart must add nothing')
-    const ungrouped = await commerce.carts.change(key, [{ type: 'removeGroup', group: 'addon:kit' }], GUEST, { service: true })
-    same(lineSummary(ungrouped), lineSummary(added), 'carts.change: removeGroup must remove the group\'s lines and nothing else')
+    const marked = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, mark: 'addon:kit', ifAbsent: true }], GUEST, { service: true })
+    const markedLines = marked.stored!.data.lines.filter((line) => line.mark === 'addon:kit')
+    same(markedLines.map((line) => [line.productId, line.quantity]), [[first, 1]], 'carts.change: an add with a mark must be a line of its own, keeping the mark as given')
+    const again = await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 1, mark: 'addon:kit', ifAbsent: true }], GUEST, { service: true })
+    same(again.stored!.data.lines.filter((line) => line.mark === 'addon:kit').map((line) => line.quantity), [1], 'carts.change: an ifAbsent add of a mark already in the cart must add nothing')
+    const unmarked = await commerce.carts.change(key, [{ type: 'removeMarked', mark: 'addon:kit' }], GUEST, { service: true })
+    same(lineSummary(unmarked), lineSummary(added), 'carts.change: removeMarked must remove the marked lines and nothing else')
   })
 
   await t.test('a lockedLines hook: carts.removeItems refuses a locked line; the drawer\'s own change (service) may remove it', async () => {

@@ -92,8 +92,8 @@ export class ShopCarts implements CartsPort {
   }
 
   addItem (key: string, input: AddItemInput, viewer: Viewer = GUEST): Promise<CartState> {
-    const { id, quantity, variation, origin } = input
-    return this.change(key, [{ type: 'add', id, quantity, variation, ...(origin === undefined ? {} : { origin }) }], viewer)
+    const { id, quantity, variation, mark } = input
+    return this.change(key, [{ type: 'add', id, quantity, variation, ...(mark === undefined ? {} : { mark }) }], viewer)
   }
 
   lockedLines (data: CartData): ReadonlySet<string> {
@@ -171,16 +171,16 @@ export class ShopCarts implements CartsPort {
       case 'add': {
         const { product, parent } = this.#resolve(change.id, change.variation ?? {}, viewer)
         if (!Number.isInteger(change.quantity) || change.quantity < 1) refuse('quantity_not_whole', 'The quantity must be a whole number of at least 1.')
-        const mark = change.group
+        const mark = change.mark
         if (change.ifAbsent === true && mark !== undefined && cart.lines.some((line) => line.mark === mark)) return cart
         const variantId = product.id === parent.id ? 0 : product.id
-        const same = cart.lines.find((line) => line.productId === parent.id && line.variantId === variantId && line.mark === mark && line.rewardId === undefined)
+        const same = cart.lines.find((line) => line.productId === parent.id && line.variantId === variantId && line.mark === mark)
         const qty = (same?.qty ?? 0) + change.quantity
         if (product.soldIndividually && qty > 1) refuse('product_sold_individually', `Only one "${product.name}" can be bought at a time.`)
         if (qty > MAX_QTY) refuse('quantity_above_maximum', 'That is more than can be bought at once.')
         if (same !== undefined) return { ...cart, lines: cart.lines.map((line) => line === same ? { ...line, qty } : line) }
         const attrs = variantId === 0 ? {} : { ...product.variationAttributes, ...change.variation }
-        const line = { id: newId(), productId: parent.id, variantId, attrs, qty, ...(mark === undefined ? {} : { mark }), ...(change.origin === undefined ? {} : { origin: change.origin }) }
+        const line = { id: newId(), productId: parent.id, variantId, attrs, qty, ...(mark === undefined ? {} : { mark }) }
         return { ...cart, lines: [...cart.lines, line] }
       }
       case 'remove': {
@@ -199,8 +199,8 @@ export class ShopCarts implements CartsPort {
         if (qty > (this.#catalog.get(line.variantId || line.productId)?.soldIndividually === true ? 1 : MAX_QTY)) refuse('quantity_above_maximum', 'That is more than can be bought at once.')
         return { ...cart, lines: cart.lines.map((candidate) => candidate === line ? { ...line, qty } : candidate) }
       }
-      case 'removeGroup':
-        return { ...cart, lines: cart.lines.filter((line) => line.mark !== change.group) }
+      case 'removeMarked':
+        return { ...cart, lines: cart.lines.filter((line) => line.mark !== change.mark) }
       case 'applyCoupon': {
         const code = normalise(change.code)
         const coupon = this.#catalog.coupon(code) ?? refuse('coupon_not_found', `Coupon "${code}" does not exist!`)

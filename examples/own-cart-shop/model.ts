@@ -1,5 +1,3 @@
-import type { LineOrigin } from 'cart-drawer-service'
-
 /** A line of the shop's own cart. */
 export interface ShopLine {
   /** 32 hex digits, given when the line is created. */
@@ -10,12 +8,11 @@ export interface ShopLine {
   /** The variant's attributes as chosen (`{pa_colour: 'black'}`). */
   attrs: Record<string, string>
   qty: number
-  /** A mark that keeps the line apart from the shopper's own lines of the same product (`addon:…`, `bundle:…`, `reward:…`). */
+  /**
+   * The drawer's mark on a line it added, stored as given and given back (opaque to the shop): it keeps the line apart
+   * from the shopper's own lines of the same product. `giftTierOf(mark)` says whether it is a reward tier's gift.
+   */
   mark?: string
-  /** Which of the drawer's controls added it, kept for the order. */
-  origin?: LineOrigin
-  /** A reward tier's gift line: free while the tier is reached. */
-  rewardId?: string
 }
 
 /** The shop's own cart as stored. */

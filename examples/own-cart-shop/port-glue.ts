@@ -1,4 +1,4 @@
-import { cartHash, type CartData, type CartState, type Coupon, type PricedCart, type Product, type RewardOutcome } from 'cart-drawer-service'
+import { cartHash, giftTierOf, type CartData, type CartState, type Coupon, type PricedCart, type Product, type RewardOutcome } from 'cart-drawer-service'
 import type { ShopCoupon } from './catalog.ts'
 import type { ShopCart } from './model.ts'
 import type { Totals } from './totals.ts'
@@ -16,9 +16,7 @@ export function toCartData (cart: ShopCart): CartData {
       variationId: line.variantId,
       variation: { ...line.attrs },
       quantity: line.qty,
-      ...(line.mark === undefined ? {} : { group: line.mark }),
-      ...(line.origin === undefined ? {} : { origin: line.origin }),
-      ...(line.rewardId === undefined ? {} : { rewardId: line.rewardId })
+      ...(line.mark === undefined ? {} : { mark: line.mark })
     })),
     coupons: [...cart.coupons]
   }
@@ -35,9 +33,7 @@ export function fromCartData (data: CartData, cart: ShopCart): ShopCart {
       variantId: line.variationId,
       attrs: { ...line.variation },
       qty: line.quantity,
-      ...(line.group === undefined ? {} : { mark: line.group }),
-      ...(line.origin === undefined ? {} : { origin: line.origin }),
-      ...(line.rewardId === undefined ? {} : { rewardId: line.rewardId })
+      ...(line.mark === undefined ? {} : { mark: line.mark })
     }))
   }
 }
@@ -72,7 +68,7 @@ export function toPricedCart (cart: ShopCart, totals: Totals, rewards: RewardOut
     product: priced.product,
     parent: priced.parent,
     unitPrice: priced.unit,
-    quantityLimits: limits(priced.product, priced.line.rewardId !== undefined),
+    quantityLimits: limits(priced.product, giftTierOf(priced.line.mark) !== undefined),
     backorderNotice: '',
     lineSubtotal: priced.subtotal,
     lineSubtotalTax: 0,

@@ -1,4 +1,4 @@
-import type { CartAdjustments, CartRewards, CartView, LineAdjuster, Product, RewardOutcome, Viewer } from 'cart-drawer-service'
+import { giftTierOf, rewardMark, type CartAdjustments, type CartRewards, type CartView, type LineAdjuster, type Product, type RewardOutcome, type Viewer } from 'cart-drawer-service'
 import type { Catalog } from './catalog.ts'
 import type { ShopCart } from './model.ts'
 import { computeTotals, sellable, unitPrice, type Grants, type Totals } from './totals.ts'
@@ -24,7 +24,7 @@ const REWARD_RULE = 'reward:'
 /** The shop's cart priced without the tiers, as the drawer reads it; gift lines at their product's price, no coupon share. */
 function viewOf (cart: ShopCart, without: Totals, catalog: Catalog): CartView {
   const gifts = cart.lines.flatMap((line) => {
-    const product = line.rewardId === undefined ? null : catalog.get(line.productId)
+    const product = giftTierOf(line.mark) === undefined ? null : catalog.get(line.productId)
     if (product === null) return []
     const price = unitPrice(product)
     return [{ key: line.id, productId: line.productId, variationId: 0, quantity: line.qty, unitPrice: price, subtotal: price * line.qty, subtotalTax: 0, total: price * line.qty, totalTax: 0, categoryIds: product.categories.map((category) => category.id), ...(line.mark === undefined ? {} : { group: line.mark }) }]
@@ -74,15 +74,15 @@ export function totalsWithTiers (cart: ShopCart, context: Context): { totals: To
 /** The cart's gift lines in step with what it earns: a lost tier's line goes, a reached tier's line comes (or is reported). */
 export function syncGifts (cart: ShopCart, context: Context, newId: () => string): ShopCart {
   const earned = adjustmentsOf(cart, context).adjustments?.gifts ?? []
-  const lines = cart.lines.filter((line) => line.rewardId === undefined || earned.some((gift) => gift.id === line.rewardId && gift.productId === line.productId))
+  const lines = cart.lines.filter((line) => giftTierOf(line.mark) === undefined || earned.some((gift) => gift.id === giftTierOf(line.mark) && gift.productId === line.productId))
   for (const gift of earned) {
-    if (lines.some((line) => line.rewardId === gift.id)) continue
+    if (lines.some((line) => giftTierOf(line.mark) === gift.id)) continue
     const product: Product | null = context.catalog.get(gift.productId)
     if (product?.type !== 'simple' || !sellable(product, false)) {
       context.rewards?.report(gift.id, 'gift_unavailable')
       continue
     }
-    lines.push({ id: newId(), productId: product.id, variantId: 0, attrs: {}, qty: 1, mark: `reward:${gift.id}`, rewardId: gift.id })
+    lines.push({ id: newId(), productId: product.id, variantId: 0, attrs: {}, qty: 1, mark: rewardMark(gift.id) })
   }
   return { ...cart, lines }
 }

@@ -1,4 +1,4 @@
-import type { LineAdjuster, Product } from 'cart-drawer-service'
+import { giftTierOf, type LineAdjuster, type Product } from 'cart-drawer-service'
 import { SHOP_CONFIG, type Catalog, type ShopCoupon } from './catalog.ts'
 import type { ShopCart, ShopLine } from './model.ts'
 
@@ -73,7 +73,8 @@ export function computeTotals (cart: ShopCart, catalog: Catalog, canReadPrivate:
   const dropped: Totals['dropped'] = []
   const lines: LineTotal[] = []
   for (const line of cart.lines) {
-    if (line.rewardId !== undefined && !(grants?.gifts.has(line.rewardId) ?? false)) continue
+    const giftTier = giftTierOf(line.mark)
+    if (giftTier !== undefined && !(grants?.gifts.has(giftTier) ?? false)) continue
     const product = catalog.get(line.variantId || line.productId)
     const parent = catalog.get(line.productId)
     if (product === null || parent === null) {
@@ -81,7 +82,7 @@ export function computeTotals (cart: ShopCart, catalog: Catalog, canReadPrivate:
     } else if (!sellable(product, canReadPrivate)) {
       dropped.push({ reason: 'line_product_unpurchasable', message: `"${product.name}" can no longer be bought.` })
     } else {
-      const unit = line.rewardId === undefined ? unitPrice(product) : 0
+      const unit = giftTier === undefined ? unitPrice(product) : 0
       lines.push({ line, product, parent, unit, subtotal: unit * line.qty, adjusted: 0, couponed: 0, rewarded: 0, total: 0 })
     }
   }
@@ -90,7 +91,7 @@ export function computeTotals (cart: ShopCart, catalog: Catalog, canReadPrivate:
   // The drawer's line adjustments, capped at each line's subtotal.
   const adjustments = adjuster === null || lines.length === 0
     ? []
-    : adjuster(lines.map(({ line, unit }) => ({ key: line.id, productId: line.productId, variationId: line.variantId, quantity: line.qty, unitPrice: unit, ...(line.mark === undefined ? {} : { group: line.mark }) })))
+    : adjuster(lines.map(({ line, unit }) => ({ key: line.id, productId: line.productId, variationId: line.variantId, quantity: line.qty, unitPrice: unit, ...(line.mark === undefined ? {} : { mark: line.mark }) })))
   for (const adjustment of adjustments) {
     const target = lines.find(({ line }) => line.id === adjustment.lineKey)
     if (target !== undefined && Number.isInteger(adjustment.amount) && adjustment.amount > 0) target.adjusted = Math.min(target.subtotal, target.adjusted + adjustment.amount)

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { CartData, Currency, LineOrigin, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
+import type { CartData, Currency, Order, PricedCart, PricedLine, Product, ShopConfig } from '../../domain/types.ts'
 import type { OrderAttribution, ProductPage, ProductQuery } from '../../storage/contract/index.ts'
 import type { AdjustableLine, CartAdjustment, CartAdjustments, LineAdjuster, LineAdjustment, ShippingAdjustment } from '../../domain/adjustments.ts'
 import type { CartChange } from '../../domain/cart-changes.ts'
@@ -268,12 +268,12 @@ export interface AddItemInput {
   /** Chosen attributes for a variable product: `{attribute: value}`. */
   variation: Record<string, string>
   /**
-   * The drawer's own adds name their control (`recommendation`, `spotlight`); the shop keeps it on the line the add
-   * creates (`CartLine.origin`: a line the add only merges into keeps its own), through quantity changes and the login
-   * merge, and on the order's line, where `orderAttribution` counts it. The drawer's add-on and bundle lines carry it
-   * in their `add` changes. A shop's own adds never set it.
+   * The drawer's mark (`recommendation`, `spotlight`, …): opaque to the shop, which keeps it on the line as
+   * `CartChange`'s `add` says (a line of its own, kept through quantity changes and the login merge) and records on
+   * the order's line the control it names (`markOrigin`), where `orderAttribution` counts it. A shop's own adds never
+   * set it.
    */
-  origin?: LineOrigin
+  mark?: string
 }
 
 export interface CartChangeOptions {

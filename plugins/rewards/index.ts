@@ -15,7 +15,7 @@ export interface RewardsPluginOptions {
 
 /** Gift lines: only the reward tiers change them (they come and go with the tier). */
 export function giftLineKeys (data: CartData): ReadonlySet<string> {
-  return new Set(data.lines.filter((line) => line.rewardId !== undefined || line.group?.startsWith(REWARD_GROUP_PREFIX)).map((line) => line.key))
+  return new Set(data.lines.filter((line) => line.mark?.startsWith(REWARD_GROUP_PREFIX)).map((line) => line.key))
 }
 
 /**

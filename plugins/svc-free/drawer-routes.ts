@@ -89,6 +89,6 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
     const quantity = recommendationQuantity(product, state.stored?.data ?? { lines: [], coupons: [] })
     if (quantity === null) throw restError('svc_product_not_addable')
     return changeCart(fastify, request, reply, () =>
-      fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity, variation: {}, origin: 'recommendation' }, viewerOf(request)))
+      fastify.commerce.carts.addItem(cartKeyOf(request), { id: product.id, quantity, variation: {}, mark: 'recommendation' }, viewerOf(request)))
   })
 }

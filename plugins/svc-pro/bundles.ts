@@ -94,7 +94,7 @@ export class BundleBuilder {
     const variations = await this.#variations(products, productIds, choices)
     const adds = bundleAdds(selection.value, products, variations)
     if (!adds.ok) throw new CartActionError(adds.error)
-    const changes: CartChange[] = adds.value.map(({ id, variation, group }) => ({ type: 'add', id, quantity: 1, group, origin: 'bundle', ...(variation === undefined ? {} : { variation }) }))
+    const changes: CartChange[] = adds.value.map(({ id, variation, group }) => ({ type: 'add', id, quantity: 1, mark: group, ...(variation === undefined ? {} : { variation }) }))
     try {
       return await this.#fastify.commerce.carts.change(cartKey, changes, viewer, { service: true })
     } catch (error) {

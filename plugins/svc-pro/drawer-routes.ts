@@ -77,6 +77,6 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
     const viewer = viewerOf(request)
     const offer = await activeSpotlight(fastify, await cartStateOf(fastify, request), viewer)
     if (offer === null || offer.product.id !== request.body.product_id) throw restError('svc_spotlight_unavailable')
-    return changeCart(fastify, request, reply, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {}, origin: 'spotlight' }, viewer))
+    return changeCart(fastify, request, reply, () => shop.carts.addItem(cartKeyOf(request), { id: offer.product.id, quantity: 1, variation: {}, mark: 'spotlight' }, viewer))
   })
 }

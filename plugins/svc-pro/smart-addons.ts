@@ -19,7 +19,7 @@ const groupOf = (id: string) => `${ADDON_GROUP_PREFIX}${id}`
 
 /** The add-on lines of a cart's data: the service adds and removes them; the shopper only toggles them. */
 export function addonLineKeys (data: CartData): ReadonlySet<string> {
-  return new Set(data.lines.filter((line) => line.group?.startsWith(ADDON_GROUP_PREFIX)).map((line) => line.key))
+  return new Set(data.lines.filter((line) => line.mark?.startsWith(ADDON_GROUP_PREFIX)).map((line) => line.key))
 }
 
 /** Smart add-ons: configured products offered while their conditions hold, added and removed as locked lines. */
@@ -45,7 +45,7 @@ export class SmartAddons {
     return eligible.flatMap((addon) => {
       const product = products.get(addon.product_id)
       if (product === undefined || !isAddonAddable(product)) return []
-      const line = state.priced.lines.find((priced) => priced.line.group === groupOf(addon.id))
+      const line = state.priced.lines.find((priced) => priced.line.mark === groupOf(addon.id))
       return [{
         id: addon.id,
         label: addon.label,
@@ -65,16 +65,16 @@ export class SmartAddons {
     if (!active) {
       // An add-on neither configured nor in the cart is unknown (404), as when adding; a line left by an add-on taken
       // out of the settings can still be toggled off.
-      const inCart = state.stored?.data.lines.some((line) => line.group === group) ?? false
+      const inCart = state.stored?.data.lines.some((line) => line.mark === group) ?? false
       if (!inCart && !(await this.#configured()).some((candidate) => candidate.id === addonId)) throw restError('svc_addon_not_found')
-      return carts.change(state.key, [{ type: 'removeGroup', group }], viewer, { service: true })
+      return carts.change(state.key, [{ type: 'removeMarked', mark: group }], viewer, { service: true })
     }
     const addon = (await this.#configured()).find((candidate) => candidate.id === addonId)
     if (addon === undefined) throw restError('svc_addon_not_found')
     if (!conditionsHold(addon.conditions, state.priced, viewer, shop.now())) throw restError('svc_addon_unavailable')
     const product: Product | null = await shop.getProduct(addon.product_id)
     if (product === null || !isAddonAddable(product)) throw restError('svc_addon_unavailable', 'The add-on\'s product cannot be added right now.')
-    return carts.change(state.key, [{ type: 'add', id: product.id, quantity: 1, group, origin: 'addon', ifAbsent: true }], viewer, { service: true })
+    return carts.change(state.key, [{ type: 'add', id: product.id, quantity: 1, mark: group, ifAbsent: true }], viewer, { service: true })
   }
 
   /**
@@ -82,12 +82,12 @@ export class SmartAddons {
    * applies (unknown or disabled add-ons, and conditions that stopped holding); null when none. Reads only.
    */
   async reconcile (state: CartState, viewer: Viewer): Promise<CartFollowUp | null> {
-    const lines = state.priced.lines.filter((priced) => priced.line.group?.startsWith(ADDON_GROUP_PREFIX))
+    const lines = state.priced.lines.filter((priced) => priced.line.mark?.startsWith(ADDON_GROUP_PREFIX))
     if (lines.length === 0) return null
     const addons = new Map((await this.#configured()).map((addon) => [groupOf(addon.id), addon]))
     const now = this.#fastify.commerce.now()
     const remove = new Set(lines.filter(({ line }) => {
-      const addon = addons.get(line.group!)
+      const addon = addons.get(line.mark!)
       return addon === undefined || !conditionsHold(addon.conditions, state.priced, viewer, now)
     }).map(({ line }) => line.key))
     return remove.size === 0 ? null : { remove }

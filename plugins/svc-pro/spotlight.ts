@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { ConditionGroup } from '../../domain/conditions/index.ts'
 import { isRecommendationAddable } from '../../domain/recommendations.ts'
 import type { Product } from '../../domain/types.ts'
+import { isManagedMark } from '../../domain/marks.ts'
 import type { CartState, Viewer } from '../commerce-port/index.ts'
 import { productCard } from '../svc-free/index.ts'
 import { conditionsHold } from './visitor.ts'
@@ -25,6 +26,6 @@ export async function spotlightView (fastify: FastifyInstance, state: CartState,
     title: offer.title,
     text: offer.text,
     product: productCard(offer.product, fastify),
-    in_cart: state.priced.lines.some(({ line }) => line.productId === offer.product.id && line.group === undefined)
+    in_cart: state.priced.lines.some(({ line }) => line.productId === offer.product.id && !isManagedMark(line.mark))
   }
 }

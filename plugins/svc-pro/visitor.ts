@@ -9,10 +9,10 @@ export const ADDON_GROUP_PREFIX = 'addon:'
 
 /** Lines the service added as add-ons. */
 export function isAddonLine ({ line }: PricedLine): boolean {
-  return line.group?.startsWith(ADDON_GROUP_PREFIX) ?? false
+  return line.mark?.startsWith(ADDON_GROUP_PREFIX) ?? false
 }
 
-const isAddonViewLine = (line: CartViewLine): boolean => line.group?.startsWith(ADDON_GROUP_PREFIX) ?? false
+const isAddonViewLine = (line: CartViewLine): boolean => line.mark?.startsWith(ADDON_GROUP_PREFIX) ?? false
 
 /**
  * Whether conditions hold for a cart and a visitor, read from the cart's view. Add-on lines do not count towards the

@@ -58,7 +58,7 @@ const REMOVE_LINES = `WITH before AS (
   FROM before b
   WHERE c.key = b.key
     AND jsonb_array_length(coalesce(b.data->'coupons', '[]'::jsonb)) = 0
-    AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(b.data->'lines') l WHERE l ? 'rewardId')
+    AND NOT EXISTS (SELECT 1 FROM jsonb_array_elements(b.data->'lines') l WHERE l->>'mark' LIKE 'reward:%')
     AND (SELECT count(*) FROM jsonb_array_elements(b.data->'lines') l WHERE l->>'key' = ANY($2::text[])) = cardinality($2::text[])
   RETURNING b.data AS before, b.before_updated_at, ${WRITTEN}`
 

@@ -119,6 +119,22 @@ export const migrations: readonly Migration[] = [
       // The capabilities a session was issued with: a change of the user's gives the session a new id.
       "ALTER TABLE svc_sessions ADD COLUMN capabilities jsonb NOT NULL DEFAULT '[]'"
     ]
+  },
+  {
+    id: '0007_cart_line_marks',
+    statements: [
+      // A cart line holds one drawer field, its mark (domain/marks.ts): a stored line's group (an add-on's, a
+      // bundle's, a gift's), else its gift tier (`reward:<id>`), else its origin becomes the mark; the three go. The
+      // line keys stay as they are.
+      `UPDATE svc_carts SET data = jsonb_set(data, '{lines}', (
+         SELECT coalesce(jsonb_agg(
+           CASE WHEN l ? 'group' OR l ? 'origin' OR l ? 'rewardId'
+             THEN (l - 'group' - 'origin' - 'rewardId') || jsonb_strip_nulls(jsonb_build_object('mark',
+               coalesce(l->>'group', 'reward:' || (l->>'rewardId'), l->>'origin')))
+             ELSE l END ORDER BY n), '[]'::jsonb)
+         FROM jsonb_array_elements(data->'lines') WITH ORDINALITY AS x(l, n)))
+       WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(data->'lines') l WHERE l ? 'group' OR l ? 'origin' OR l ? 'rewardId')`
+    ]
   }
 ]
 

@@ -2,35 +2,37 @@ import { test } from 'tap'
 import { averageOf, csvCell, csvTable, decimalAmount, isLineOrigin, LINE_ORIGINS, rateOf } from '../../domain/analytics-report.ts'
 import { addToCart, setLineQuantity } from '../../domain/cart.ts'
 import { orderFromCart, PAYMENT_METHODS } from '../../domain/checkout.ts'
+import { markOrigin } from '../../domain/marks.ts'
 import { priceCart } from '../../domain/totals.ts'
 import type { CartData, Product } from '../../domain/types.ts'
 import { makeConfig, makeProduct, NOW } from './fixtures.ts'
 
-/** The drawer's line marks (issue 19 point 5) and the report's arithmetic and CSV. */
+/** The drawer's line marks as orders record them, and the report's arithmetic and CSV. */
 
-function added (cart: CartData, product: Product, quantity: number, origin?: 'recommendation' | 'spotlight') {
-  const result = addToCart(cart, { product, parent: product, quantity, ...(origin === undefined ? {} : { origin }) })
+function added (cart: CartData, product: Product, quantity: number, mark?: 'recommendation' | 'spotlight') {
+  const result = addToCart(cart, { product, parent: product, quantity, ...(mark === undefined ? {} : { mark }) })
   if (!result.ok) throw new Error(result.error.message)
   return result.value
 }
 
-test('a line remembers the drawer control that created it', async (t) => {
+test('a line remembers the drawer control that created it by its mark, and the order records the control', async (t) => {
   const belt = makeProduct({ id: 1, regularPrice: 5500 })
   const cap = makeProduct({ id: 2, regularPrice: 1800 })
   const empty: CartData = { lines: [], coupons: [] }
   const drawer = added(empty, belt, 1, 'recommendation')
-  t.equal(drawer.cart.lines[0]!.origin, 'recommendation', 'a line the drawer creates is marked')
+  t.equal(drawer.cart.lines[0]!.mark, 'recommendation', 'a line the drawer creates is marked')
   const own = added(drawer.cart, cap, 1)
-  t.equal(own.cart.lines.find((line) => line.productId === 2)!.origin, undefined, 'the shopper\'s own add is not')
-  t.notOk('origin' in own.cart.lines.find((line) => line.productId === 2)!, 'and carries no origin key at all (storage keeps no undefined)')
+  t.equal(own.cart.lines.find((line) => line.productId === 2)!.mark, undefined, 'the shopper\'s own add is not')
+  t.notOk('mark' in own.cart.lines.find((line) => line.productId === 2)!, 'and carries no mark key at all (storage keeps no undefined)')
 
-  const merged = added(drawer.cart, belt, 2)
-  t.same(merged.cart.lines.map((line) => [line.quantity, line.origin]), [[3, 'recommendation']], 'the shopper adding more of a drawer line: still the drawer\'s')
-  const claimed = added(own.cart, cap, 1, 'spotlight')
-  t.equal(claimed.cart.lines.find((line) => line.productId === 2)!.origin, undefined, 'a drawer add merged into the shopper\'s line does not claim it')
+  const again = added(drawer.cart, belt, 2, 'recommendation')
+  t.same(again.cart.lines.map((line) => [line.quantity, line.mark]), [[3, 'recommendation']], 'the drawer adding more of its line: the same line')
+  const apart = added(own.cart, cap, 1, 'spotlight')
+  t.same(apart.cart.lines.filter((line) => line.productId === 2).map((line) => [line.quantity, line.mark]), [[1, undefined], [1, 'spotlight']],
+    'a drawer add of a product the shopper holds is a line of its own: the shopper\'s line is never claimed')
 
   const changed = setLineQuantity(drawer.cart, drawer.key, 4, belt)
-  t.ok(changed.ok && changed.value.lines[0]!.origin === 'recommendation', 'a quantity change keeps it')
+  t.ok(changed.ok && changed.value.lines[0]!.mark === 'recommendation', 'a quantity change keeps it')
 })
 
 test('the order\'s lines carry the cart lines\' origins', async (t) => {
@@ -44,8 +46,10 @@ test('the order\'s lines carry the cart lines\' origins', async (t) => {
   t.notOk('origin' in order.lines[1]!, 'no origin key on the shopper\'s line')
 })
 
-test('origins', async (t) => {
+test('origins, and the control each mark names', async (t) => {
   t.same(LINE_ORIGINS, ['recommendation', 'spotlight', 'addon', 'bundle'])
+  t.same(['recommendation', 'spotlight', 'addon:gift-wrap', 'bundle:kit', 'reward:t1', undefined, 'other'].map(markOrigin),
+    ['recommendation', 'spotlight', 'addon', 'bundle', undefined, undefined, undefined], 'a gift, an unmarked line and an unknown mark name no control')
   t.ok(LINE_ORIGINS.every(isLineOrigin))
   t.notOk(isLineOrigin('store_api'))
 })

@@ -136,7 +136,7 @@ test('addBundleLines: every line with the group and no price of its own, in slot
   const result = addBundleLines(emptyCart(), selection([2, 3, 5]), products)
   t.ok(result.ok)
   if (!result.ok) return
-  t.same(result.value.lines.map(({ productId, quantity, group }) => ({ productId, quantity, group })), [
+  t.same(result.value.lines.map(({ productId, quantity, mark }) => ({ productId, quantity, group: mark })), [
     { productId: 2, quantity: 1, group: 'bundle:kit' },
     { productId: 3, quantity: 1, group: 'bundle:kit' },
     { productId: 5, quantity: 1, group: 'bundle:kit' }
@@ -207,7 +207,7 @@ test('addBundleLines: all or nothing', async (t) => {
 
 /** A bundle line of `KIT` as an adjuster sees it: group `bundle:kit`, unit price 1000. */
 const kitLine = (productId: number, quantity: number, variationId = 0, unitPrice = 1000): AdjustableLine => ({
-  key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, quantity, unitPrice, group: 'bundle:kit'
+  key: `${productId}-${variationId}`.padEnd(32, '0'), productId, variationId, quantity, unitPrice, mark: 'bundle:kit'
 })
 /** [product, quantity, amount off] per line, 0 for a line without an adjustment. */
 const amounts = (lines: AdjustableLine[], bundles: readonly BundleDefinition[] = BUNDLES) => {
@@ -227,8 +227,8 @@ test('bundleAdjustments: the discount only on the units that form complete bundl
   t.same(amounts([kitLine(1, 200), kitLine(3, 5), kitLine(5, 5)]), [[1, 200, 750], [3, 5, 750], [5, 5, 750]], 'raising one line to 200 adds no bundle: the discount stays that of 5 bundles')
   t.same(amounts([kitLine(1, 1), kitLine(2, 1), kitLine(3, 1), kitLine(4, 1), kitLine(5, 2)]), [[1, 1, 150], [2, 1, 150], [3, 1, 150], [4, 1, 150], [5, 2, 300]],
     'two bundles made of different choices for a slot')
-  t.same(amounts([{ ...kitLine(1, 1), group: 'bundle:gone' }]), [[1, 1, 0]], 'a bundle no longer configured: no discount')
-  t.same(amounts([{ ...kitLine(1, 1), group: undefined }, kitLine(3, 1), kitLine(5, 1)]), [[1, 1, 0], [3, 1, 0], [5, 1, 0]], 'an ordinary line fills no slot')
+  t.same(amounts([{ ...kitLine(1, 1), mark: 'bundle:gone' }]), [[1, 1, 0]], 'a bundle no longer configured: no discount')
+  t.same(amounts([{ ...kitLine(1, 1), mark: undefined }, kitLine(3, 1), kitLine(5, 1)]), [[1, 1, 0], [3, 1, 0], [5, 1, 0]], 'an ordinary line fills no slot')
   t.same(bundleAdjustments(complete, []), [], 'no bundles configured: nothing')
 })
 
@@ -259,11 +259,11 @@ test('variable members: the chosen variation goes in as the bundle\'s line; no c
   t.same(chosen.value.variation, { pa_color: 'Blue', pa_size: 'M' }, 'the open size as chosen')
   const added = addBundleLines(emptyCart(), selection.value, all, undefined, new Map([[0, chosen.value]]))
   if (!added.ok) throw new Error(added.error.message)
-  t.same(added.value.lines.map(({ productId, variationId, variation, group }) => ({ productId, variationId, variation, group })), [
+  t.same(added.value.lines.map(({ productId, variationId, variation, mark }) => ({ productId, variationId, variation, group: mark })), [
     { productId: 10, variationId: 12, variation: { pa_color: 'Blue', pa_size: 'M' }, group: 'bundle:tee' },
     { productId: 1, variationId: 0, variation: {}, group: 'bundle:tee' }
   ])
-  const asAdjustable = added.value.lines.map((line) => ({ key: line.key, productId: line.productId, variationId: line.variationId, quantity: line.quantity, unitPrice: 1000, group: line.group }))
+  const asAdjustable = added.value.lines.map((line) => ({ key: line.key, productId: line.productId, variationId: line.variationId, quantity: line.quantity, unitPrice: 1000, mark: line.mark }))
   t.equal(bundleAdjustments(asAdjustable, [tee]).length, 2, 'the variation fills its parent\'s slot: complete, both lines adjusted')
 
   const missing = addBundleLines(emptyCart(), selection.value, all)

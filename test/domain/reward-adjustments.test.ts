@@ -20,7 +20,7 @@ const viewLine = (key: string, subtotal: number, total: number, extra: Partial<C
 // Two shopper lines after a coupon (3000 → 2700, 1001 → 901) and a gift line of tier `tote`, at its price.
 const A = viewLine('a', 3000, 2700, { quantity: 3, unitPrice: 1000 })
 const B = viewLine('b', 1001, 901)
-const GIFT = viewLine('g', 1500, 1500, { productId: 7, group: 'reward:tote' })
+const GIFT = viewLine('g', 1500, 1500, { productId: 7, mark: 'reward:tote' })
 const VIEW: CartView = { lines: [A, B, GIFT], couponCodes: ['save10'] }
 
 test('each reached tier as its adjustment: the gift line free, the discount after the coupons, the shipping waived', async (t) => {
@@ -93,7 +93,7 @@ const line = (productId: number, variationId: number, quantity: number): CartLin
   ({ key: cartItemKey(productId, variationId), productId, variationId, variation: {}, quantity })
 const MUG = line(1, 0, 3)
 const RED = line(10, 11, 1)
-const GIFT_LINE: CartLine = { ...line(7, 0, 1), key: cartItemKey(7, 0, {}, 'reward:tote'), group: 'reward:tote', rewardId: 'tote' }
+const GIFT_LINE: CartLine = { ...line(7, 0, 1), key: cartItemKey(7, 0, {}, 'reward:tote'), mark: 'reward:tote' }
 
 test('cartView: each priced line as the tiers read it, and the coupons the shopper applied', async (t) => {
   const config = makeConfig({ taxRatePercent: TAX })
@@ -176,7 +176,7 @@ test('a host\'s own totals from its view and the adjustments equal the reference
         lines: [
           { key: MUG.key, productId: 1, variationId: 0, quantity: 3, unitPrice: 1250, subtotal: 3750, subtotalTax: 375, total: 3375, totalTax: 338, categoryIds: [3] },
           { key: RED.key, productId: 10, variationId: 11, quantity: 1, unitPrice: 2000, subtotal: 2000, subtotalTax: 200, total: 1800, totalTax: 180, categoryIds: [5] },
-          { key: GIFT_LINE.key, productId: 7, variationId: 0, quantity: 1, unitPrice: 900, subtotal: 900, subtotalTax: 90, total: 900, totalTax: 90, categoryIds: [], group: 'reward:tote' }
+          { key: GIFT_LINE.key, productId: 7, variationId: 0, quantity: 1, unitPrice: 900, subtotal: 900, subtotalTax: 90, total: 900, totalTax: 90, categoryIds: [], mark: 'reward:tote' }
         ],
         couponCodes: ['save10']
       }
@@ -190,7 +190,7 @@ test('a host\'s own totals from its view and the adjustments equal the reference
         lines: [
           { key: MUG.key, productId: 1, variationId: 0, quantity: 3, unitPrice: 1250, subtotal: 3750, subtotalTax: 375, total: 3359, totalTax: 336, categoryIds: [3] },
           { key: RED.key, productId: 10, variationId: 11, quantity: 1, unitPrice: 2000, subtotal: 2000, subtotalTax: 200, total: 1791, totalTax: 179, categoryIds: [5] },
-          { key: GIFT_LINE.key, productId: 7, variationId: 0, quantity: 1, unitPrice: 900, subtotal: 900, subtotalTax: 90, total: 900, totalTax: 90, categoryIds: [], group: 'reward:tote' }
+          { key: GIFT_LINE.key, productId: 7, variationId: 0, quantity: 1, unitPrice: 900, subtotal: 900, subtotalTax: 90, total: 900, totalTax: 90, categoryIds: [], mark: 'reward:tote' }
         ],
         couponCodes: ['minus6']
       }

@@ -241,16 +241,16 @@ test('a line discount (bundle) comes before coupons, and grouped lines never mer
   t.ok(ordinary.ok)
   if (!ordinary.ok) return
   cart = ordinary.value.cart
-  const bundled = addToCart(cart, { product: mug, parent: mug, quantity: 2, group: 'bundle:starter' })
+  const bundled = addToCart(cart, { product: mug, parent: mug, quantity: 2, mark: 'bundle:starter' })
   t.ok(bundled.ok)
   if (!bundled.ok) return
   cart = { ...bundled.value.cart, coupons: ['half'] }
   t.equal(cart.lines.length, 2, 'a line of its own')
   t.not(cart.lines[0]!.key, cart.lines[1]!.key)
-  t.equal(cart.lines[1]!.group, 'bundle:starter')
+  t.equal(cart.lines[1]!.mark, 'bundle:starter')
 
   // The drawer's line adjuster: 10 % off the line of the bundle's group.
-  const adjuster = (lines: readonly AdjustableLine[]) => lines.filter((line) => line.group === 'bundle:starter')
+  const adjuster = (lines: readonly AdjustableLine[]) => lines.filter((line) => line.mark === 'bundle:starter')
     .map((line) => ({ lineKey: line.key, amount: line.unitPrice * line.quantity / 10, label: 'Starter', rule: 'bundle:starter' }))
   const priced = priceCart(cart, new Map([[1, mug]]), new Map([['half', makeCoupon({ code: 'half', discountType: 'percent', amount: 50 })]]), makeConfig({ taxRatePercent: 0 }), NOW, undefined, null, adjuster)
   const [plain, bundle] = priced.lines

@@ -84,10 +84,10 @@ test('the own-cart shop in Pro: the drawer\'s total is the checkout\'s after eve
     t.ok(refused instanceof CartActionError, 'refused')
     t.equal((refused as CartActionError).changeIndex, 1, 'naming the second change')
     t.equal((await shop.carts.get(key)).hash, before.hash, 'nothing changed')
-    const both = await shop.carts.change(key, [{ type: 'add', id: 4, quantity: 1, group: 'extra:pencils', origin: 'recommendation' }, { type: 'add', id: 4, quantity: 1, group: 'extra:pencils', ifAbsent: true }])
-    t.same(both.stored?.data.lines.filter((line) => line.productId === 4).map((line) => [line.quantity, line.group, line.origin]), [[1, 'extra:pencils', 'recommendation']], 'ifAbsent adds nothing the second time')
-    const removed = await shop.carts.change(key, [{ type: 'removeGroup', group: 'extra:pencils' }])
-    t.notOk(removed.stored?.data.lines.some((line) => line.productId === 4), 'removeGroup')
+    const both = await shop.carts.change(key, [{ type: 'add', id: 4, quantity: 1, mark: 'extra:pencils' }, { type: 'add', id: 4, quantity: 1, mark: 'extra:pencils', ifAbsent: true }])
+    t.same(both.stored?.data.lines.filter((line) => line.productId === 4).map((line) => [line.quantity, line.mark]), [[1, 'extra:pencils']], 'ifAbsent adds nothing the second time')
+    const removed = await shop.carts.change(key, [{ type: 'removeMarked', mark: 'extra:pencils' }])
+    t.notOk(removed.stored?.data.lines.some((line) => line.productId === 4), 'removeMarked')
   })
 
   t.test('the lock: concurrent adds to one cart all count', async (t) => {

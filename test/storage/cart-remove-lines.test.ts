@@ -71,7 +71,7 @@ contract('CartStore removeCartLines', async (t, storage) => {
       ['a key the cart does not hold (among ones it holds)', () => stored(), [line(1).key, line(9).key]],
       ['no key', () => stored(), []],
       ['a cart with a coupon', () => stored({ ...three, coupons: ['ten'] }), [line(1).key]],
-      ['a cart with a reward line', () => stored({ ...three, lines: [...three.lines, { ...line(4), rewardId: 'tier-1' }] }), [line(1).key]],
+      ['a cart with a reward line', () => stored({ ...three, lines: [...three.lines, { ...line(4), mark: 'reward:tier-1' }] }), [line(1).key]],
       ['a cart bound to a user', async () => {
         const key = await stored()
         await storage.setCartUser(key, 41)

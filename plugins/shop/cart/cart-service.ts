@@ -15,6 +15,7 @@ import type {
 import { StaleReadError } from '../../../storage/contract/index.ts'
 import { applyFollowUp, CartHooks, type AddItemInput, type CartChange, type CartChangeOptions, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../commerce-port/index.ts'
 import { CartActionError } from '../../../domain/cart-action-error.ts'
+import { giftTierOf } from '../../../domain/marks.ts'
 import { applyCartChanges, appliedCouponCodes, quantityLineKeys, type CartChangeContext } from '../../../domain/cart-changes.ts'
 import { restError } from '../../../errors/index.ts'
 
@@ -244,7 +245,7 @@ export class CartService {
     const [{ product, parent, variation }, read] = await Promise.all([this.#resolveProduct(input), this.read(key)])
     let itemKey = ''
     const state = await this.#change(key, viewer, (data) => {
-      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.origin === undefined ? {} : { origin: input.origin }) }, viewer))
+      const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.mark === undefined ? {} : { mark: input.mark }) }, viewer))
       itemKey = added.key
       return added.cart
     }, [product, parent], read)
@@ -276,7 +277,7 @@ export class CartService {
       const variation = product.type === 'variation' ? unwrap(variationChoice(parent, product, input.variation)) : {}
       await this.prepareRewards(read.settingsVersion)
       const state = await this.#change(key, viewer, (data) => {
-        const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.origin === undefined ? {} : { origin: input.origin }) }, viewer))
+        const added = unwrap(addToCart(data, { product, parent, quantity: input.quantity, variation, normaliseQuantity, ...(input.mark === undefined ? {} : { mark: input.mark }) }, viewer))
         itemKey = added.key
         return added.cart
       }, [product, parent], read, known.catalogVersion)
@@ -506,11 +507,11 @@ export class CartService {
       let data = current.data
       for (const line of guest.data.lines) {
         // Gift lines are not carried over: the merged cart's next change adds the gifts it earns.
-        if (line.rewardId !== undefined) continue
+        if (giftTierOf(line.mark) !== undefined) continue
         const product = products.get(line.variationId || line.productId)
         const parent = products.get(line.productId)
         if (!product || !parent) continue
-        // A line keeps its group, own discount and origin (an add-on stays a locked add-on line); a locked line the saved
+        // A line keeps its mark (an add-on stays a locked add-on line); a locked line the saved
         // cart already has is not doubled.
         if (locked.has(line.key) && data.lines.some((existing) => existing.key === line.key)) continue
         const added = addToCart(data, {
@@ -518,8 +519,7 @@ export class CartService {
           parent,
           quantity: line.quantity,
           variation: line.variation,
-          ...(line.group === undefined ? {} : { group: line.group }),
-          ...(line.origin === undefined ? {} : { origin: line.origin })
+          ...(line.mark === undefined ? {} : { mark: line.mark })
         }, viewer)
         if (added.ok) data = added.value.cart
       }
@@ -558,14 +558,14 @@ export class CartService {
     const rewards = this.#hooks.rewards
     const tiers = this.tierAdjuster(viewer)
     if (rewards === undefined || tiers === null || !this.#tiersConfigured(viewer)) {
-      return data.lines.some((line) => line.rewardId !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
+      return data.lines.some((line) => giftTierOf(line.mark) !== undefined) ? syncRewardGifts(data, null, new Map(), viewer).data : data
     }
     // `known`: the cart's products, already at hand (a cart without coupons needs no coupon read).
     const [products, coupons] = known !== undefined && data.coupons.length === 0
       ? [known, new Map<string, Coupon>()]
       : await Promise.all([this.#storage.getProducts([...cartProductIds(data)]), this.#storage.getCoupons(data.coupons)])
     const earned = tierAdjustments(data, products, coupons, this.#config, this.#now(), viewer, tiers, this.lineAdjuster(viewer))
-    const wanted = (earned?.gifts ?? []).filter((gift) => !data.lines.some((line) => line.rewardId === gift.id)).map((gift) => gift.productId)
+    const wanted = (earned?.gifts ?? []).filter((gift) => !data.lines.some((line) => giftTierOf(line.mark) === gift.id)).map((gift) => gift.productId)
     const gifts = wanted.length === 0 ? new Map<number, Product>() : await this.#storage.getProducts(wanted)
     const synced = syncRewardGifts(data, earned, gifts, viewer)
     for (const tierId of synced.unavailable) rewards.report(tierId, 'gift_unavailable')
