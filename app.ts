@@ -147,7 +147,9 @@ export type {
 } from './plugins/cart-drawer/index.ts'
 export { DEFAULT_REST_ROOT }
 // The port as the drawer uses it: a host's port with the defaults of the optional members it left out.
-export { resolveCommercePort, type ResolvedCommercePort, type ResolvedCartsPort } from './plugins/commerce-port/index.ts'
+export {
+  resolveCommercePort, DrawerFilters, drawerSessions, type ResolvedCommercePort, type ResolvedCartsPort, type ResolveOptions, type DrawerSessions
+} from './plugins/commerce-port/index.ts'
 export { CartActionError } from './domain/cart-action-error.ts'
 export { priceCart, tierAdjustments, cartView } from './domain/totals.ts'
 export { adjustedAmounts, type TierAdjuster } from './domain/adjustments.ts'
