@@ -2,13 +2,13 @@ import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 // The package by its name, as a user imports it. Inside this repository tsconfig.json's `paths` maps the name to the
 // sources (tsc and tsx both honour it); an installed package resolves it to dist/.
-import { cartDrawer, type CommercePort, type DrawerStores } from 'cart-drawer-service'
+import { cartDrawer, DrawerFilters, type CommercePort, type DrawerStores } from 'cart-drawer-service'
 import { installErrorHandling } from 'cart-drawer-service/errors'
 import { createMemoryRateCounter, type RateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
 import { Catalog, TEA_SHOP_CONFIG } from './catalog.ts'
 import { createTeaShopCommerce, type TeaShop } from './commerce.ts'
-import { CartExtensions, Filters } from './hooks.ts'
+import { CartExtensions } from './hooks.ts'
 import { drawerCarts, teaShopRoutes } from './routes.ts'
 import { Accounts, CartTokens } from './session.ts'
 import { MemoryAnalyticsStore, MemorySettingsStore } from './stores.ts'
@@ -57,7 +57,8 @@ export async function buildTeaShop (options: TeaShopOptions): Promise<TeaShopApp
     carts: new ShopCarts({ catalog, config: TEA_SHOP_CONFIG, now, settingsVersion: async () => stores.settings.version }),
     tokens: new CartTokens(options.secret, now),
     accounts: new Accounts({ secret: options.secret, now, admin: options.admin }),
-    filters: new Filters(),
+    // The package's own named filters (what the drawer uses when a host has none).
+    filters: new DrawerFilters(),
     extensions: new CartExtensions(),
     sessionCookie: 'tea_session'
   }

@@ -1,13 +1,13 @@
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { cartDrawer, type CommercePort } from 'cart-drawer-service'
+import { cartDrawer, DrawerFilters, type CommercePort } from 'cart-drawer-service'
 import { installErrorHandling } from 'cart-drawer-service/errors'
 import { createMemoryRateCounter, createMemoryStorage } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
 import { Catalog } from './catalog.ts'
 import { createInkShopCommerce, type InkShop } from './commerce.ts'
 import { DEMO_SETTINGS } from './drawer-settings.ts'
-import { CartExtensions, Filters } from './hooks.ts'
+import { CartExtensions } from './hooks.ts'
 import { drawerCarts, inkShopRoutes } from './routes.ts'
 import { Accounts, Signer } from './session.ts'
 
@@ -50,7 +50,8 @@ export async function buildInkShop (options: InkShopOptions): Promise<InkShopApp
     carts: new ShopCarts({ catalog, now, settingsVersion: async () => (await drawerStore.getSettings())?.version ?? 0 }),
     signer,
     accounts: new Accounts(signer, options.admin),
-    filters: new Filters(),
+    // The package's own named filters (what the drawer uses when a host has none).
+    filters: new DrawerFilters(),
     extensions: new CartExtensions()
   }
   const commerce = createInkShopCommerce(shop)
