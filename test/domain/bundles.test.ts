@@ -132,7 +132,7 @@ test('companionsOf: the bundles a product can be part of, with the other slots',
   t.same(of(1, [shared([[1], [1]])]), [], 'it could only go with itself')
 })
 
-test('addBundleLines: every line with the group and no price of its own, in slot order', async (t) => {
+test('addBundleLines: every line with the bundle\'s mark and no price of its own, in slot order', async (t) => {
   const result = addBundleLines(emptyCart(), selection([2, 3, 5]), products)
   t.ok(result.ok)
   if (!result.ok) return
@@ -141,7 +141,7 @@ test('addBundleLines: every line with the group and no price of its own, in slot
     { productId: 3, quantity: 1, group: 'bundle:kit' },
     { productId: 5, quantity: 1, group: 'bundle:kit' }
   ])
-  t.ok(result.value.lines.every((line) => Object.keys(line).every((field) => ['key', 'productId', 'variationId', 'variation', 'quantity', 'group', 'origin'].includes(field))),
+  t.ok(result.value.lines.every((line) => Object.keys(line).every((field) => ['key', 'productId', 'variationId', 'variation', 'quantity', 'mark'].includes(field))),
     'no discount or price field is stored on a line')
   t.equal(bundleGroup('kit'), 'bundle:kit')
 

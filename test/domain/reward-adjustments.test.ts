@@ -112,7 +112,7 @@ test('cartView: each priced line as the tiers read it, and the coupons the shopp
   const rewarded = priceCart({ lines: [MUG, GIFT_LINE], coupons: [] }, products, new Map(), config, NOW, undefined,
     (view) => rewardAdjustments(program(tier('tote', 'gift', 0, { productId: 7 }), tier('pct', 'percent_discount', 0, { amount: 5 })), view))
   const view = cartView(rewarded)
-  t.match(view.lines[1], { key: GIFT_LINE.key, productId: 7, unitPrice: 0, subtotal: 0, group: 'reward:tote' })
+  t.match(view.lines[1], { key: GIFT_LINE.key, productId: 7, unitPrice: 0, subtotal: 0, mark: 'reward:tote' })
   t.same(view.couponCodes, [])
 })
 
