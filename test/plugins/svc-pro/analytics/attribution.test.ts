@@ -123,20 +123,22 @@ onEveryBackend('attributed revenue from placed orders', async (t, pro) => {
     t.equal((await report(pro, day)).attributed_revenue, attributed.toString(), 'more values posted after the order change nothing')
   })
 
-  t.test('a line the shopper adds through the Store API is not attributed, even a product the drawer recommends', async (t) => {
+  t.test('a line the shopper adds through the Store API is not attributed; a drawer add of a product the shopper holds is a line of its own', async (t) => {
     clock.set('2026-06-11T09:00:00.000Z')
     const day = dayOf(clock.now())
     const shopper = await Shopper.guest(app)
     await shopper.add(102)
     await shopper.add(103)
-    // A drawer add into the shopper's own line does not claim it: the line's origin is who created it.
+    // The drawer's add never claims the shopper's own line: it lands on a line with the drawer's mark.
     await shopper.ok('POST', 'recommendations/add', { product_id: 103 })
     const order = await checkout(shopper)
+    const hats = order.items.filter((item) => item.id === 103)
+    t.same(hats.map((item) => item.quantity), [1, 1], 'the shopper\'s line and the drawer\'s line, one unit each')
+    const drawerLine = BigInt(hats[1]!.totals.line_total)
     const figures = await report(pro, day)
-    t.equal(figures.attributed_revenue, '0')
-    t.same([figures.orders.placed, figures.orders.with_drawer_items, figures.orders.net_sales], [1, 0, sumTotals(order).toString()], 'counted as an order, not as a drawer order')
-    t.equal(figures.orders.drawer_average_order_value, '0', 'no drawer orders: 0')
-    t.same(figures.top_products, [])
+    t.equal(figures.attributed_revenue, drawerLine.toString(), 'only the drawer\'s line is attributed')
+    t.same([figures.orders.placed, figures.orders.with_drawer_items, figures.orders.net_sales], [1, 1, sumTotals(order).toString()], 'one order, with a drawer item')
+    t.equal(figures.attributed_units, 1, 'the one unit the drawer added')
   })
 
   t.test('the mark stays through quantity changes and the login merge', async (t) => {
