@@ -45,7 +45,7 @@ function stateOf (lines: Array<[Product, number]>, versions: { catalogVersion?: 
   return {
     key: 'cart',
     stored: { key: 'cart', userId: null, data: { lines: cartLines, coupons: [] }, version: 1, updatedAt: '2026-11-24T12:00:00.000Z' },
-    priced: { lines: priced } as unknown as CartState['priced'],
+    priced: { lines: priced, coupons: [] } as unknown as CartState['priced'],
     hash: 'h',
     crossSells: async () => [],
     ...versions
