@@ -1,5 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import type { AdjustableLine } from '../domain/adjustments.ts'
 import { CartActionError } from '../domain/cart-action-error.ts'
+import type { CartView } from '../domain/cart-view.ts'
+import { rewardAdjustments, type RewardProgram } from '../domain/rewards.ts'
 import { resolveCommercePort, type CartState, type CommercePort, type ResolvedCommercePort, type StorefrontContext, type Viewer } from '../plugins/commerce-port/index.ts'
 import { differs, fail, matches, ok, refuses, same } from './checks.ts'
 
@@ -391,6 +394,57 @@ async function runDuties (t: ContractTestContext, host: PortContractHost, commer
     } finally {
       remove()
     }
+  })
+
+  await t.test('a rewards hook: the host takes the line adjustments off its lines and applies the tiers\' adjustments in its totals', async () => {
+    const price = await priceOf(first)
+    const { key } = await newCart()
+    await commerce.carts.change(key, [{ type: 'add', id: first, quantity: 2 }, { type: 'add', id: second, quantity: 1, mark: 'kit:marked' }], GUEST)
+    const before = await commerce.carts.get(key, GUEST)
+    const seen: AdjustableLine[][] = []
+    // 150 off the first product's line; a 10 % discount tier from the first unit, and free shipping.
+    const program: RewardProgram = {
+      basis: { measure: 'subtotal', afterDiscounts: true, includeTax: false },
+      tiers: [
+        { id: 'kit-ten', label: 'Kit 10 %', threshold: 1, kind: 'percent_discount', amount: 10, productId: 0 },
+        { id: 'kit-ship', label: 'Kit shipping', threshold: 1, kind: 'free_shipping', amount: 0, productId: 0 }
+      ]
+    }
+    let viewed: CartView | null = null
+    const remove = commerce.carts.addHook('rewards', {
+      prepare: async () => {},
+      adjust: (view) => {
+        if (view.lines.length > 0) viewed = view
+        return rewardAdjustments(program, view)
+      },
+      lineAdjuster: () => (lines) => {
+        seen.push([...lines])
+        return lines.filter((line) => line.productId === first).map((line) => ({ lineKey: line.key, amount: 150, label: 'Kit', rule: 'kit:adjuster' }))
+      },
+      report: () => {}
+    })
+    try {
+      const after = await commerce.carts.get(key, GUEST)
+      const firstLine = after.priced.lines.find(({ line }) => line.productId === first)
+      ok(seen.some((lines) => lines.some((line) => line.productId === first && line.unitPrice === price && line.quantity === 2)),
+        'CartRewards.lineAdjuster: the host must call it with its lines (key, product, quantity, its unit price)', seen)
+      ok(seen.some((lines) => lines.some((line) => line.productId === second && line.mark === 'kit:marked')),
+        'CartRewards.lineAdjuster: the host must hand each line\'s mark back as it was given', seen)
+      const view = viewed as CartView | null
+      ok(view !== null && view.lines.some((line) => line.productId === first && line.total === 2 * price - 150),
+        'CartRewards.adjust: the host must call it with its cart\'s view, each line\'s total after the line adjustments', view)
+      const discounted = view === null ? 0 : view.lines.reduce((total, line) => total + line.total, 0)
+      const tier = Math.round(discounted / 10)
+      same(firstLine?.lineTotal, 2 * price - 150 - (tier === 0 ? 0 : Math.round(tier * (2 * price - 150) / discounted)),
+        'the host\'s totals must take the line adjustment (150) and the line\'s share of the tier\'s cart adjustment off the line')
+      same(after.priced.totals.totalDiscount - before.priced.totals.totalDiscount, 150 + tier,
+        'the host\'s discount total must grow by the line adjustment and the tier\'s cart adjustment (10 % of what was left)')
+      same(after.priced.totals.totalShipping, 0, 'the tiers\' shipping adjustment must waive the shipping')
+      ok(after.priced.rewards !== null && after.priced.rewards !== undefined, 'CartState.priced.rewards: the host must pass on the tiers\' outcome, which the drawer shows')
+    } finally {
+      remove()
+    }
+    same((await commerce.carts.get(key, GUEST)).priced.totals.totalDiscount, before.priced.totals.totalDiscount, 'carts.addHook: the function it returns must remove the rewards hook')
   })
 
   await t.test('getProduct, getProducts, listProducts by search and by ids', async () => {

@@ -35,7 +35,8 @@ export class CartHooks {
   readonly #reconcilers: CartReconciler[] = []
   #generation = 0
   #snapshotter: CartSnapshotter | undefined
-  #rewards: CartRewards | undefined
+  /** The rewards hooks in the order added: the last one is in force (a test's own stands in for the drawer's). */
+  readonly #rewards: CartRewards[] = []
 
   add (name: 'lockedLines', hook: LockedLines): () => void
   add (name: 'reconcile', hook: CartReconciler): () => void
@@ -44,10 +45,12 @@ export class CartHooks {
   add (name: CartHookName, hook: CartHook): () => void
   add (name: CartHookName, hook: CartHook): () => void {
     if (name === 'rewards') {
-      if (this.#rewards !== undefined) throw new Error('a rewards hook is already added')
       const rewards = hook as CartRewards
-      this.#rewards = rewards
-      return () => { if (this.#rewards === rewards) this.#rewards = undefined }
+      this.#rewards.push(rewards)
+      return () => {
+        const index = this.#rewards.indexOf(rewards)
+        if (index !== -1) this.#rewards.splice(index, 1)
+      }
     }
     if (name === 'snapshot') {
       if (this.#snapshotter !== undefined) throw new Error('a snapshot hook is already added')
@@ -75,9 +78,9 @@ export class CartHooks {
     return this.#snapshotter
   }
 
-  /** The reward program, if the drawer declared one. */
+  /** The reward program in force: the last rewards hook added and not removed, if any. */
   get rewards (): CartRewards | undefined {
-    return this.#rewards
+    return this.#rewards.at(-1)
   }
 
   /** The union of the `lockedLines` hooks' answers. */

@@ -218,8 +218,9 @@ export interface CartsPort {
    * The declared hooks, each returning a function that removes it: `lockedLines` names lines only the drawer may
    * change; `reconcile` runs after every change and answers the follow-up the host applies in a second write
    * (`CartFollowUp`); `snapshot` (a shop may refuse it by throwing: then every read prices the cart) makes the bytes a
-   * later read may send as they are; `rewards` (one at most) is the drawer's reward program, which the host's totals
-   * must apply (see `CartRewards`).
+   * later read may send as they are; `rewards` is the drawer's reward program, which the host's totals must apply
+   * (see `CartRewards`): one is in force, the last added and not yet removed (the contract kit adds its own for a
+   * while, then removes it; `CartHooks` keeps them so).
    */
   addHook (name: 'lockedLines', hook: LockedLines): () => void
   addHook (name: 'reconcile', hook: CartReconciler): () => void

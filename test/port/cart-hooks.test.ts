@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { applyFollowUp, CartHooks, type CartState } from '../../plugins/commerce-port/index.ts'
+import { applyFollowUp, CartHooks, type CartRewards, type CartState } from '../../plugins/commerce-port/index.ts'
 import type { CartData, CartLine } from '../../domain/types.ts'
 
 /**
@@ -50,4 +50,21 @@ test('applyFollowUp: a key no line has removes nothing; without a change the dat
   t.equal(applyFollowUp(data, {}), data, 'an empty follow-up answers the data itself')
   t.same(applyFollowUp(data, { remove: new Set(['a']) }).lines.map((each) => each.key), ['b'])
   t.same(data.lines.map((each) => each.key), ['a', 'b'], 'the data given is not changed')
+})
+
+test('rewards hooks: the last one added is in force; removing it brings back the one before', async (t) => {
+  const hooks = new CartHooks()
+  const hook = (name: string): CartRewards => ({ prepare: async () => {}, adjust: () => null, lineAdjuster: () => null, report: () => {}, name } as CartRewards & { name: string })
+  t.equal(hooks.rewards, undefined, 'none at first')
+  const drawer = hook('drawer')
+  const removeDrawer = hooks.add('rewards', drawer)
+  const kit = hook('kit')
+  const removeTest = hooks.add('rewards', kit)
+  t.equal(hooks.rewards, kit, 'the later one stands in')
+  removeTest()
+  t.equal(hooks.rewards, drawer, 'its removal brings back the earlier one')
+  removeTest()
+  t.equal(hooks.rewards, drawer, 'removing twice changes nothing')
+  removeDrawer()
+  t.equal(hooks.rewards, undefined, 'none once both are removed')
 })
