@@ -27,7 +27,7 @@ function viewOf (cart: ShopCart, without: Totals, catalog: Catalog): CartView {
     const product = giftTierOf(line.mark) === undefined ? null : catalog.get(line.productId)
     if (product === null) return []
     const price = unitPrice(product)
-    return [{ key: line.id, productId: line.productId, variationId: 0, quantity: line.qty, unitPrice: price, subtotal: price * line.qty, subtotalTax: 0, total: price * line.qty, totalTax: 0, categoryIds: product.categories.map((category) => category.id), ...(line.mark === undefined ? {} : { group: line.mark }) }]
+    return [{ key: line.id, productId: line.productId, variationId: 0, quantity: line.qty, unitPrice: price, subtotal: price * line.qty, subtotalTax: 0, total: price * line.qty, totalTax: 0, categoryIds: product.categories.map((category) => category.id), ...(line.mark === undefined ? {} : { mark: line.mark }) }]
   })
   return {
     lines: [
@@ -42,7 +42,7 @@ function viewOf (cart: ShopCart, without: Totals, catalog: Catalog): CartView {
         total,
         totalTax: 0,
         categoryIds: parent.categories.map((category) => category.id),
-        ...(line.mark === undefined ? {} : { group: line.mark })
+        ...(line.mark === undefined ? {} : { mark: line.mark })
       })),
       ...gifts
     ],
