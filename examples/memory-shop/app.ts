@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 // The package by its name, as a user imports it. Inside this repository tsconfig.json's `paths` maps the name to the
 // sources (tsc and tsx both honour it); an installed package resolves it to dist/.
-import { cartDrawer, DrawerFilters, type CommercePort, type DrawerStores } from 'cart-drawer-service'
+import { cartDrawer, DrawerFilters, type CommercePort, type DrawerStores } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
 import { createMemoryRateCounter, type RateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'

@@ -3,7 +3,7 @@ import {
   syncRewardGifts, tierAdjustments,
   type AddItemInput, type CartChange, type CartChangeOptions, type CartData, type CartReconciler, type CartRewards, type CartsPort, type CartSnapshotter, type CartState,
   type DomainError, type LockedLines, type PricedCart, type Product, type ShopConfig, type TierAdjuster, type Viewer
-} from 'cart-drawer-service'
+} from 'cart-drawer-service/drawer'
 import type { CartRead, StoredCart } from 'cart-drawer-service/storage'
 import type { Catalog } from './catalog.ts'
 

@@ -1,4 +1,4 @@
-import type { Coupon, Product, ShopConfig } from 'cart-drawer-service'
+import type { Coupon, Product, ShopConfig } from 'cart-drawer-service/drawer'
 import type { ProductPage, ProductQuery } from 'cart-drawer-service/storage'
 
 /** The tea shop's pricing: euros, 7 % VAT on net prices, €4.50 flat shipping. */

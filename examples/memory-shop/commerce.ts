@@ -1,4 +1,4 @@
-import type { CommercePort, Currency, FilterPort, ShopConfig } from 'cart-drawer-service'
+import type { CommercePort, Currency, FilterPort, ShopConfig } from 'cart-drawer-service/drawer'
 import type { ShopCarts } from './carts.ts'
 import type { Catalog } from './catalog.ts'
 import type { CartExtensions } from './hooks.ts'

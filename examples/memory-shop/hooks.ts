@@ -1,4 +1,4 @@
-import type { CartExtension, CartState, PricedLine } from 'cart-drawer-service'
+import type { CartExtension, CartState, PricedLine } from 'cart-drawer-service/drawer'
 
 /** Store API extension data: each namespace's callbacks, run for every cart response of the shop. */
 export class CartExtensions {

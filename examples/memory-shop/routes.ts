@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import {
   CartActionError, effectivePrice, formatMoney,
   type CartState, type DrawerCartCapability, type Login, type Product, type StorefrontContext, type StorefrontLink, type StorefrontScript, type Viewer
-} from 'cart-drawer-service'
+} from 'cart-drawer-service/drawer'
 import { storeApiError } from 'cart-drawer-service/errors'
 import type { TeaShop } from './commerce.ts'
 import { MANAGE_SHOP, type ShopLogin } from './session.ts'

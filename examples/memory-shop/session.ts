@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
 import { promisify } from 'node:util'
-import type { Login } from 'cart-drawer-service'
+import type { Login } from 'cart-drawer-service/drawer'
 import type { User } from 'cart-drawer-service/storage'
 
 /** A login session of the tea shop, kept in memory by its id (the cookie's value). */

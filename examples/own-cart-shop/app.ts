@@ -1,6 +1,6 @@
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { cartDrawer, DrawerFilters, type CommercePort } from 'cart-drawer-service'
+import { cartDrawer, DrawerFilters, type CommercePort } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
 import { createMemoryRateCounter, createMemoryStorage } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'

@@ -3,7 +3,7 @@ import {
   applyFollowUp, CartActionError, CartHooks,
   type AddItemInput, type CartChange, type CartChangeOptions, type CartData, type CartReading, type CartReconciler, type CartRewards, type CartsPort,
   type CartSnapshotter, type CartState, type DomainError, type LockedLines, type Product, type Viewer
-} from 'cart-drawer-service'
+} from 'cart-drawer-service/drawer'
 import type { Catalog } from './catalog.ts'
 import { CartLock } from './lock.ts'
 import { emptyCart, type ShopCart } from './model.ts'

@@ -1,4 +1,4 @@
-import type { Product, ShopConfig } from 'cart-drawer-service'
+import type { Product, ShopConfig } from 'cart-drawer-service/drawer'
 import type { ProductPage, ProductQuery } from 'cart-drawer-service/storage'
 
 /**

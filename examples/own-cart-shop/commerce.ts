@@ -1,4 +1,4 @@
-import type { CommercePort, FilterPort } from 'cart-drawer-service'
+import type { CommercePort, FilterPort } from 'cart-drawer-service/drawer'
 import type { ShopCarts } from './carts.ts'
 import { SHOP_CONFIG, type Catalog } from './catalog.ts'
 import type { CartExtensions } from './hooks.ts'

@@ -1,4 +1,4 @@
-import type { CartExtension, CartState, PricedLine } from 'cart-drawer-service'
+import type { CartExtension, CartState, PricedLine } from 'cart-drawer-service/drawer'
 
 /** The `extensions` of the shop's own cart answers, by namespace. */
 export class CartExtensions {

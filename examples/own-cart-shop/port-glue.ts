@@ -1,4 +1,4 @@
-import { cartHash, giftTierOf, type CartData, type CartState, type Coupon, type PricedCart, type Product, type RewardOutcome } from 'cart-drawer-service'
+import { cartHash, giftTierOf, type CartData, type CartState, type Coupon, type PricedCart, type Product, type RewardOutcome } from 'cart-drawer-service/drawer'
 import type { ShopCoupon } from './catalog.ts'
 import type { ShopCart } from './model.ts'
 import type { Totals } from './totals.ts'

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import {
   CartActionError, formatMoney,
   type CartState, type DrawerCartCapability, type Login, type Product, type StorefrontContext, type StorefrontLink, type StorefrontScript, type Viewer
-} from 'cart-drawer-service'
+} from 'cart-drawer-service/drawer'
 import { SHOP_CONFIG } from './catalog.ts'
 import { CART_COOKIE, SESSION_COOKIE, type InkShop } from './commerce.ts'
 import { MANAGE_SHOP } from './session.ts'

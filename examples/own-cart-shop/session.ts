@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
-import type { Login } from 'cart-drawer-service'
+import type { Login } from 'cart-drawer-service/drawer'
 
 /**
  * Cart-Tokens, logins and REST nonces, kept simple: all of them HMAC-SHA256 with the shop's secret. A Cart-Token is

@@ -1,4 +1,4 @@
-import { giftTierOf, rewardMark, type CartAdjustments, type CartRewards, type CartView, type LineAdjuster, type Product, type RewardOutcome, type Viewer } from 'cart-drawer-service'
+import { giftTierOf, rewardMark, type CartAdjustments, type CartRewards, type CartView, type LineAdjuster, type Product, type RewardOutcome, type Viewer } from 'cart-drawer-service/drawer'
 import type { Catalog } from './catalog.ts'
 import type { ShopCart } from './model.ts'
 import { computeTotals, sellable, unitPrice, type Grants, type Totals } from './totals.ts'

@@ -1,4 +1,4 @@
-import { giftTierOf, type LineAdjuster, type Product } from 'cart-drawer-service'
+import { giftTierOf, type LineAdjuster, type Product } from 'cart-drawer-service/drawer'
 import { SHOP_CONFIG, type Catalog, type ShopCoupon } from './catalog.ts'
 import type { ShopCart, ShopLine } from './model.ts'
 
