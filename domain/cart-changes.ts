@@ -102,11 +102,6 @@ export function applyCartChanges (data: CartData, changes: readonly CartChange[]
   return next
 }
 
-/** The ids of the products a change list adds (to read before the write). */
-export function changedProductIds (changes: readonly CartChange[]): number[] {
-  return [...new Set(changes.flatMap((change) => change.type === 'add' ? [change.id] : []))]
-}
-
 /** The keys of the lines a change list sets the quantity of (their products are read before the write). */
 export function quantityLineKeys (changes: readonly CartChange[]): string[] {
   return changes.flatMap((change) => change.type === 'setQuantity' ? [change.key] : [])

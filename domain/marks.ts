@@ -13,7 +13,6 @@ export const ADDON_MARK_PREFIX = 'addon:'
 export const BUNDLE_MARK_PREFIX = 'bundle:'
 export const REWARD_MARK_PREFIX = 'reward:'
 
-export const addonMark = (addonId: string): string => `${ADDON_MARK_PREFIX}${addonId}`
 export const bundleMark = (bundleId: string): string => `${BUNDLE_MARK_PREFIX}${bundleId}`
 export const rewardMark = (tierId: string): string => `${REWARD_MARK_PREFIX}${tierId}`
 
@@ -34,15 +33,4 @@ export function markOrigin (mark: string | undefined): LineOrigin | undefined {
   if (mark.startsWith(ADDON_MARK_PREFIX)) return 'addon'
   if (mark.startsWith(BUNDLE_MARK_PREFIX)) return 'bundle'
   return undefined
-}
-
-/**
- * A line as stored before marks: `group` (an add-on's, a bundle's or a gift's), `origin` and `rewardId` become the one
- * mark (the group if any, else the origin). Lines already marked are answered as they are.
- */
-export function markedLine<T extends { mark?: string }> (line: T & { group?: string, origin?: string, rewardId?: string }): T {
-  if (line.group === undefined && line.origin === undefined && line.rewardId === undefined) return line
-  const { group, origin, rewardId, ...rest } = line
-  const mark = line.mark ?? group ?? (rewardId === undefined ? undefined : rewardMark(rewardId)) ?? origin
-  return (mark === undefined ? rest : { ...rest, mark }) as unknown as T
 }
