@@ -1,3 +1,5 @@
+import { REWARD_MARK_PREFIX } from './marks.ts'
+
 /**
  * A read-only view of a host's cart, as the drawer's reward tiers and conditions read it. Any host builds it from its
  * own cart and totals; the reference platform builds it from its `PricedCart` (domain/totals.ts `cartView`). Money in
@@ -49,7 +51,7 @@ export interface CartView {
 }
 
 /** The mark of a reward tier's gift line. */
-export const GIFT_MARK_PREFIX = 'reward:'
+export const GIFT_MARK_PREFIX = REWARD_MARK_PREFIX
 
 /** Whether a line of the view is a reward tier's gift line. */
 export function isGiftLine (line: CartViewLine): boolean {

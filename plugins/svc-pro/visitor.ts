@@ -1,3 +1,4 @@
+import { ADDON_MARK_PREFIX } from '../../domain/marks.ts'
 import { conditionContext, evaluate, type ConditionGroup } from '../../domain/conditions/index.ts'
 import type { CartViewLine } from '../../domain/cart-view.ts'
 import { computeDiscounts } from '../../domain/discounts.ts'
@@ -5,7 +6,7 @@ import { cartView } from '../../domain/totals.ts'
 import type { PricedCart, PricedLine } from '../../domain/types.ts'
 import type { Viewer } from '../commerce-port/index.ts'
 
-export const ADDON_GROUP_PREFIX = 'addon:'
+export const ADDON_GROUP_PREFIX = ADDON_MARK_PREFIX
 
 /** Lines the service added as add-ons. */
 export function isAddonLine ({ line }: PricedLine): boolean {

@@ -1,3 +1,4 @@
+import { giftTierOf } from '../../domain/marks.ts'
 import type { Coupon, Product } from '../../domain/types.ts'
 import { StaleReadError } from '../contract/index.ts'
 import type {
@@ -119,7 +120,7 @@ export class MemoryCartStore implements CartStore {
     const removed = await state.cartWrite(key, (): RemovedCartLines | null => {
       const record = state.carts.get(key)
       if (record === undefined || record.userId !== null || record.data.coupons.length > 0 || removing.size === 0) return null
-      if (record.data.lines.some((line) => line.mark?.startsWith('reward:'))) return null
+      if (record.data.lines.some((line) => giftTierOf(line.mark) !== undefined)) return null
       if (record.data.lines.filter((line) => removing.has(line.key)).length !== removing.size) return null
       const written: CartRecord = {
         ...record,
