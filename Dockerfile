@@ -27,7 +27,7 @@ RUN mkdir -p /data && chown node:node /data
 ENV HOST=0.0.0.0 PORT=3000 SVC_DATA_DIR=/data
 EXPOSE 3000
 USER node
-# Ready when storage and rate counters answer (plugins/health). Node's own fetch: slim images have no curl.
+# Ready when storage and rate counters answer (hosts/reference-shop/health). Node's own fetch: slim images have no curl.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 ENTRYPOINT ["/usr/bin/tini", "--"]

@@ -2,17 +2,12 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import { OneLineRequestLog } from './config/logger.ts'
 import { sharedSchemaController } from './config/schema-compilers.ts'
 import { defaultShopConfig } from './config/shop-config.ts'
-import type { ShopConfig } from './domain/types.ts'
-import { clientErrorHandler, frameworkErrors, installErrorHandling } from './errors/index.ts'
-import { cartDrawer } from './plugins/cart-drawer/index.ts'
-import { DEFAULT_REST_ROOT } from './plugins/commerce-port/index.ts'
-import { healthPlugin } from './plugins/health/index.ts'
-import { htmlSecurityPlugin } from './plugins/html-security/index.ts'
-import { openapiPlugin } from './plugins/openapi/index.ts'
-import { CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ScryptParams, type SessionLimits, type ShopRateLimits, type SweepOptions } from './plugins/shop/index.ts'
+import type { ShopConfig } from './kernel/domain/types.ts'
+import { clientErrorHandler, frameworkErrors, installErrorHandling } from './kernel/errors/index.ts'
+import { cartDrawer, DEFAULT_REST_ROOT, openapiPlugin, BODY_LIMITS } from './drawer/index.ts'
+import { healthPlugin, htmlSecurityPlugin, CART_COOKIE, SESSION_COOKIE, shopPlugin, type FilterRegistration, type LoginLimits, type ScryptParams, type SessionLimits, type ShopRateLimits, type SweepOptions } from './hosts/reference-shop/index.ts'
 import type { RateCounter, Storage } from './storage/contract/index.ts'
-import { boundJsonDepth } from './lib/index.ts'
-import { BODY_LIMITS } from './plugins/security/index.ts'
+import { boundJsonDepth } from './kernel/lib/index.ts'
 
 export interface AppOptions {
   storage: Storage
@@ -36,11 +31,11 @@ export interface AppOptions {
   trustedProxyCidrs?: readonly string[]
   /** Multiplies every `svc/v1` rate limit: for benchmarks only. */
   rateLimitMultiplier?: number
-  /** Login throttling (plugins/shop/auth/login-limit.ts, `DEFAULT_LOGIN_LIMITS`): each part given replaces the default's. */
+  /** Login throttling (hosts/reference-shop/auth/login-limit.ts, `DEFAULT_LOGIN_LIMITS`): each part given replaces the default's. */
   loginLimits?: Partial<LoginLimits>
   /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
   rateCounterTimeoutMs?: number
-  /** Replaces named Store API rate limits (coupon, checkout, newCart: plugins/shop/store-api/rate-limits.ts). */
+  /** Replaces named Store API rate limits (coupon, checkout, newCart: hosts/reference-shop/store-api/rate-limits.ts). */
   storeApiRateLimits?: Partial<ShopRateLimits>
   /** The sweep of expired guest carts and sessions (every 15 minutes by default), or false for none. */
   sweep?: SweepOptions | false
@@ -122,17 +117,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   return app
 }
 
-export { shopPlugin, type ShopPluginOptions, type Shop, type FilterRegistration, type FilterCallback, type FilterName } from './plugins/shop/index.ts'
-export { healthPlugin } from './plugins/health/index.ts'
-export { openapiPlugin } from './plugins/openapi/index.ts'
-export { settingsPlugin, SettingsService, type SettingsWriteResult, type VersionedSettings } from './plugins/settings/index.ts'
-export { storeApiExtensionPlugin, DrawerCart } from './plugins/store-api-extension/index.ts'
-export { fragmentsPlugin, SVC_FRAGMENT_KEY } from './plugins/fragments/index.ts'
-export { securityPlugin, BODY_LIMITS, perMinute, perHour, type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules } from './plugins/security/index.ts'
-export { svcFreePlugin } from './plugins/svc-free/index.ts'
-export { svcProPlugin } from './plugins/svc-pro/index.ts'
-export { drawerAssetsPlugin } from './plugins/drawer-assets/index.ts'
-export { adminScreensPlugin } from './plugins/admin-screens/index.ts'
+export { shopPlugin, healthPlugin, htmlSecurityPlugin, type ShopPluginOptions, type Shop, type FilterRegistration, type FilterCallback, type FilterName } from './hosts/reference-shop/index.ts'
 
 // The drawer's own surface (also its own entry, `cart-drawer-service/drawer`).
-export * from './drawer.ts'
+export * from './drawer/index.ts'

@@ -1,5 +1,5 @@
 /** The bench's own catalog: simple products enough for the 100-line cart, beside the demo shop's. */
-import type { Product } from '../domain/types.ts'
+import type { Product } from '../kernel/domain/types.ts'
 import { product } from '../seed/demo-catalog.ts'
 
 export const BENCH_PRODUCT_FIRST_ID = 90_001

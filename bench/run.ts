@@ -31,7 +31,7 @@ import {
 import { goals } from './goals.ts'
 import { cartsRunOrder, collectionTimes, fillCarts, settleDatabase, redisProbe, sampleRss, summarizeRss, waitForKeysGone, type HeapSample } from './scale.ts'
 import { appClient, cartKeyOf, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
-import { createCartTokenSigner } from '../plugins/shop/index.ts'
+import { createCartTokenSigner } from '../hosts/reference-shop/index.ts'
 
 const RESULTS_DIR = new URL('./results/', import.meta.url)
 const ROOT = fileURLToPath(new URL('..', import.meta.url))

@@ -1,4 +1,4 @@
-import { compileTrustedProxies } from '../plugins/security/index.ts'
+import { compileTrustedProxies } from '../drawer/index.ts'
 import { parseClusterNodes } from '../storage/redis/index.ts'
 import type { LogFormat } from './logger.ts'
 

@@ -24,7 +24,7 @@ import type { FastifyServerOptions } from 'fastify'
  * refused when the route is added (Node.js gives every request header name in lower case).
  */
 
-/** What Fastify passes a compiler for each schema of a route (lib/validation.js). */
+/** What Fastify passes a compiler for each schema of a route (fastify's lib/validation.js). */
 interface RouteSchema {
   schema: unknown
   method?: string

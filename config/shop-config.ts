@@ -1,5 +1,5 @@
-import { DEFAULT_CURRENCY } from '../domain/money.ts'
-import type { ShopConfig } from '../domain/types.ts'
+import { DEFAULT_CURRENCY } from '../kernel/domain/money.ts'
+import type { ShopConfig } from '../kernel/domain/types.ts'
 
 export const defaultShopConfig: ShopConfig = {
   currency: { ...DEFAULT_CURRENCY },

@@ -1,18 +1,17 @@
 /**
- * `npm run build:client`: bundles the drawer and launcher script (`client/`) with esbuild into one minified file,
+ * `npm run build:client`: bundles the drawer and launcher script (`drawer/client/`) with esbuild into one minified file,
  * `dist/client/svc-drawer.js`, prints its size minified and gzipped, and fails when the gzipped size is over the
- * 15.25 KiB budget (`MAX_GZIPPED_BYTES`). Then the admin screens' script (`client/admin/`, no budget: only shop managers load it) into
+ * 15.25 KiB budget (`MAX_GZIPPED_BYTES`). Then the admin screens' script (`drawer/client/admin/`, no budget: only shop managers load it) into
  * `dist/client/svc-admin.js`.
  */
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { ADMIN_BUNDLE_FILE, bundleAdmin } from '../plugins/admin-screens/index.ts'
-import { describeBundle, packageRoot, type ClientBundle } from '../lib/index.ts'
-import { CATALOGS } from '../i18n/catalogs.ts'
-import { compileCatalog } from '../i18n/compile.ts'
-import { DEFAULT_LOCALE, LOCALES } from '../i18n/locales.ts'
-import { BUNDLE_FILE, bundleClient, MAX_GZIPPED_BYTES } from '../plugins/drawer-assets/index.ts'
+import { ADMIN_BUNDLE_FILE, bundleAdmin, BUNDLE_FILE, bundleClient, MAX_GZIPPED_BYTES } from '../drawer/index.ts'
+import { describeBundle, packageRoot, type ClientBundle } from '../kernel/lib/index.ts'
+import { CATALOGS } from '../kernel/i18n/catalogs.ts'
+import { compileCatalog } from '../kernel/i18n/compile.ts'
+import { DEFAULT_LOCALE, LOCALES } from '../kernel/i18n/locales.ts'
 
 export interface BuiltClient {
   path: string

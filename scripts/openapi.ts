@@ -1,5 +1,5 @@
 // Writes the OpenAPI document of the whole app (Pro edition, so every route is in it) to docs/openapi.json.
-// test/plugins/openapi/openapi-drift.test.ts fails while the committed file differs from what this writes.
+// test/drawer/plugins/openapi/openapi-drift.test.ts fails while the committed file differs from what this writes.
 import { writeFile } from 'node:fs/promises'
 import { buildOpenapiDocument, OPENAPI_FILE, openapiFileText } from './openapi-document.ts'
 

@@ -1,4 +1,4 @@
-import type { Coupon, Product } from '../domain/types.ts'
+import type { Coupon, Product } from '../kernel/domain/types.ts'
 
 /** The demo shop: at least one product for every catalog case the platform handles. */
 

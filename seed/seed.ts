@@ -1,4 +1,4 @@
-import { hashPassword, MANAGE_SHOP, OWASP_SCRYPT, type ScryptParams } from '../plugins/shop/index.ts'
+import { hashPassword, MANAGE_SHOP, OWASP_SCRYPT, type ScryptParams } from '../hosts/reference-shop/index.ts'
 import type { Storage } from '../storage/contract/index.ts'
 import { demoCoupons, demoProducts } from './demo-catalog.ts'
 

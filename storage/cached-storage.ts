@@ -1,5 +1,5 @@
-import { cartProductIds } from '../domain/cart.ts'
-import type { CartData } from '../domain/types.ts'
+import { cartProductIds } from '../kernel/domain/cart.ts'
+import type { CartData } from '../kernel/domain/types.ts'
 import { StorageUnavailableError } from './contract/index.ts'
 import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, WriteVersions } from './contract/index.ts'
 

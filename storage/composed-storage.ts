@@ -1,4 +1,4 @@
-import type { Coupon, NewOrder, Order, Product } from '../domain/types.ts'
+import type { Coupon, NewOrder, Order, Product } from '../kernel/domain/types.ts'
 import type {
   AccountStore, AnalyticsEvent, AnalyticsFunnel, AnalyticsStore, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartStore, CartUpdate,
   CartUpdateOptions, CartViewStore, CatalogStore, MetaStore, OrderAttribution, OrderEffects, OrderQuery, OrderStore, ProductPage, ProductQuery,

@@ -1,4 +1,4 @@
-import type { Order, Product } from '../domain/types.ts'
+import type { Order, Product } from '../kernel/domain/types.ts'
 import type { ProductQuery } from './contract/index.ts'
 
 // Rules every backend applies the same way (SqlStorage in SQL, MemoryStorage in JavaScript).

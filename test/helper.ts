@@ -1,17 +1,9 @@
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyPluginCallback } from 'fastify'
 import type { Test } from 'tap'
 import { buildApp, type AppOptions } from '../app.ts'
-import { installErrorHandling } from '../errors/index.ts'
-import { adminScreensPlugin } from '../plugins/admin-screens/index.ts'
-import { commercePlugin } from '../plugins/cart-drawer/index.ts'
-import { drawerAssetsPlugin } from '../plugins/drawer-assets/index.ts'
-import { fragmentsPlugin } from '../plugins/fragments/index.ts'
-import { securityPlugin, type Edition } from '../plugins/security/index.ts'
-import { settingsPlugin } from '../plugins/settings/index.ts'
-import { shopPlugin } from '../plugins/shop/index.ts'
-import { storeApiExtensionPlugin } from '../plugins/store-api-extension/index.ts'
-import { svcFreePlugin } from '../plugins/svc-free/index.ts'
-import { svcProPlugin } from '../plugins/svc-pro/index.ts'
+import { installErrorHandling } from '../kernel/errors/index.ts'
+import { adminScreensPlugin, commercePlugin, drawerAssetsPlugin, fragmentsPlugin, securityPlugin, type Edition, settingsPlugin, storeApiExtensionPlugin, svcFreePlugin, svcProPlugin } from '../drawer/index.ts'
+import { shopPlugin } from '../hosts/reference-shop/index.ts'
 import { demoShopConfig } from '../seed/demo-config.ts'
 import { seedDemoShop, seedDemoUsers, type DemoUsers } from '../seed/seed.ts'
 import { createMemoryRateCounter, createMemoryStorage } from '../storage/memory/index.ts'
@@ -31,13 +23,13 @@ export const TEST_SECRET = 'test-secret-that-is-at-least-32-bytes-long'
 /**
  * scrypt's parameters in the tests: N=2^10 (1 MiB, a few milliseconds) instead of OWASP's N=2^17 (128 MiB, about
  * half a second each on a loaded machine), so that seeding users and logging in cost the suite nothing. The default
- * itself is checked by test/plugins/shop/hardening/password-hashing.test.ts.
+ * itself is checked by test/hosts/reference-shop/hardening/password-hashing.test.ts.
  */
 export const TEST_PASSWORD_HASHING = { N: 2 ** 10, r: 8, p: 1 } as const
 /**
  * Login sessions of two weeks, idle or not: for suites that move the app's clock by hours or days to age nonces,
  * tokens or analytics while a user stays logged in. The production limits (30 minutes idle, 12 hours) are tested by
- * test/plugins/shop/hardening/sessions.test.ts.
+ * test/hosts/reference-shop/hardening/sessions.test.ts.
  */
 export const TEST_LONG_SESSIONS = { idleTimeoutMs: 14 * 24 * 3_600_000, lifetimeMs: 14 * 24 * 3_600_000 } as const
 export const SITE_URL = 'http://shop.test'
@@ -191,7 +183,7 @@ export interface PlatformHost {
 }
 
 /**
- * A bare `Fastify()` with the errors/ handling and the reference platform (`shopPlugin`) over a fresh seeded storage
+ * A bare `Fastify()` with the kernel/errors/ handling and the reference platform (`shopPlugin`) over a fresh seeded storage
  * (PGlite unless told otherwise), closed when the test ends. No drawer plugin is registered: the test adds the ones
  * it checks (`registerDrawerPlugins`) and readies the app.
  */

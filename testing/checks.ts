@@ -1,6 +1,6 @@
 import assert, { AssertionError } from 'node:assert/strict'
 import { inspect } from 'node:util'
-import { CartActionError } from '../domain/cart-action-error.ts'
+import { CartActionError } from '../kernel/domain/cart-action-error.ts'
 
 /**
  * The contract's assertions, on Node's own `node:assert/strict` so the kit runs under any test runner (a failed check

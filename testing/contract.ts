@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify'
-import type { AdjustableLine } from '../domain/adjustments.ts'
-import { CartActionError } from '../domain/cart-action-error.ts'
-import type { CartView } from '../domain/cart-view.ts'
-import { rewardAdjustments, type RewardProgram } from '../domain/rewards.ts'
-import { resolveCommercePort, type CartState, type CommercePort, type ResolvedCommercePort, type StorefrontContext, type Viewer } from '../plugins/commerce-port/index.ts'
+import type { AdjustableLine } from '../kernel/domain/adjustments.ts'
+import { CartActionError } from '../kernel/domain/cart-action-error.ts'
+import type { CartView } from '../kernel/domain/cart-view.ts'
+import { rewardAdjustments, type RewardProgram } from '../kernel/domain/rewards.ts'
+import { resolveCommercePort, type CartState, type CommercePort, type ResolvedCommercePort, type StorefrontContext, type Viewer } from '../drawer/index.ts'
 import { differs, fail, matches, ok, refuses, same } from './checks.ts'
 
 /**
- * The commerce port's contract (plugins/commerce-port/port.ts): what any host must do for the cart drawer to work
+ * The commerce port's contract (drawer/port/port.ts): what any host must do for the cart drawer to work
  * over it, checked through the port itself and through the host's own routes (its Cart-Tokens, its login, its cart
  * response). A host runs it in its own test suite, under tap or node:test; the expected values are written from the
  * port's documentation and the host's fixtures, not read from any implementation.

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import type { CommercePort } from '../plugins/commerce-port/index.ts'
+import type { CommercePort } from '../drawer/index.ts'
 import { buildTeaShop, type TeaShopApp } from '../examples/memory-shop/app.ts'
 import type { PortContractFixtures, PortContractHost } from './contract.ts'
 

@@ -1,4 +1,4 @@
-import type { CartData, Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
+import type { CartData, Coupon, NewOrder, Order, Product } from '../../kernel/domain/types.ts'
 
 /** A stored cart. `version` grows by one with every write. */
 export interface StoredCart {

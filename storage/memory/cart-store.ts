@@ -1,5 +1,5 @@
-import { giftTierOf } from '../../domain/marks.ts'
-import type { Coupon, Product } from '../../domain/types.ts'
+import { giftTierOf } from '../../kernel/domain/marks.ts'
+import type { Coupon, Product } from '../../kernel/domain/types.ts'
 import { StaleReadError } from '../contract/index.ts'
 import type {
   CartRead, CartStore, CartUpdate, CartUpdateOptions, CartViewStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions

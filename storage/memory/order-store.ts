@@ -1,5 +1,5 @@
-import type { Coupon, NewOrder, Order, Product } from '../../domain/types.ts'
-import { stockByProduct, takeStock } from '../../domain/stock.ts'
+import type { Coupon, NewOrder, Order, Product } from '../../kernel/domain/types.ts'
+import { stockByProduct, takeStock } from '../../kernel/domain/stock.ts'
 import { OrderConflictError } from '../contract/index.ts'
 import type {
   BestSeller, OrderAttribution, OrderAttributionDay, OrderAttributionShare, OrderEffects, OrderQuery, OrderStore

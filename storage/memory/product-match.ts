@@ -1,4 +1,4 @@
-import type { Product } from '../../domain/types.ts'
+import type { Product } from '../../kernel/domain/types.ts'
 import { DEFAULT_PRODUCT_TYPES } from '../rules.ts'
 import type { ProductCategoryTerm, ProductQuery } from '../contract/index.ts'
 

@@ -1,6 +1,6 @@
-import type { CartData, Coupon, Order, Product } from '../../domain/types.ts'
+import type { CartData, Coupon, Order, Product } from '../../kernel/domain/types.ts'
 import { StorageUnavailableError } from '../contract/index.ts'
-import { ScopedContext } from '../../lib/index.ts'
+import { ScopedContext } from '../../kernel/lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import type { AnalyticsEvent, Session, StoredCart, StoredSettings, User, WriteVersions } from '../contract/index.ts'
 

@@ -1,5 +1,5 @@
-import type { CartData, Coupon, Product } from '../../domain/types.ts'
-import { cartProductIds } from '../../domain/cart.ts'
+import type { CartData, Coupon, Product } from '../../kernel/domain/types.ts'
+import { cartProductIds } from '../../kernel/domain/cart.ts'
 import { StaleReadError } from '../contract/index.ts'
 import type {
   CartRead, CartStore, CartUpdate, CartUpdateOptions, CartViewStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions

@@ -1,4 +1,4 @@
-import type { CartData } from '../../domain/types.ts'
+import type { CartData } from '../../kernel/domain/types.ts'
 import type { CartUpdate, RemovedCartLines, StoredCart, WriteVersions } from '../contract/index.ts'
 import type { SqlSession } from './client.ts'
 import { CATALOG_VERSION, VERSIONS, toIso, type CartRow, type WriteVersionsRow } from './rows.ts'

@@ -1,4 +1,4 @@
-import type { Coupon, Product } from '../../domain/types.ts'
+import type { Coupon, Product } from '../../kernel/domain/types.ts'
 import type { CatalogStore, ProductPage, ProductQuery } from '../contract/index.ts'
 import { lastById } from '../rules.ts'
 import type { SqlContext } from './context.ts'

@@ -1,4 +1,4 @@
-import { ScopedContext } from '../../lib/index.ts'
+import { ScopedContext } from '../../kernel/lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
 import type { SqlClient, SqlSession } from './client.ts'
 import { ProductCache } from './product-cache.ts'

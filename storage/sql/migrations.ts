@@ -123,7 +123,7 @@ export const migrations: readonly Migration[] = [
   {
     id: '0007_cart_line_marks',
     statements: [
-      // A cart line holds one drawer field, its mark (domain/marks.ts): a stored line's group (an add-on's, a
+      // A cart line holds one drawer field, its mark (kernel/domain/marks.ts): a stored line's group (an add-on's, a
       // bundle's, a gift's), else its gift tier (`reward:<id>`), else its origin becomes the mark; the three go. The
       // line keys stay as they are.
       `UPDATE svc_carts SET data = jsonb_set(data, '{lines}', (

@@ -1,5 +1,5 @@
-import type { NewOrder, Order, Product } from '../../domain/types.ts'
-import { stockByProduct, takeStock } from '../../domain/stock.ts'
+import type { NewOrder, Order, Product } from '../../kernel/domain/types.ts'
+import { stockByProduct, takeStock } from '../../kernel/domain/stock.ts'
 import { OrderConflictError } from '../contract/index.ts'
 import type { BestSeller, OrderAttribution, OrderEffects, OrderQuery, OrderStore } from '../contract/index.ts'
 import { BEST_SELLER_STATUSES, bestSellerLimit, orderPaging } from '../rules.ts'

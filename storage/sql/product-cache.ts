@@ -1,4 +1,4 @@
-import type { Product } from '../../domain/types.ts'
+import type { Product } from '../../kernel/domain/types.ts'
 
 /** What a cart read tells the database it already holds, and those products, held for the read's duration. */
 export interface ProductHint {

@@ -1,4 +1,4 @@
-import type { CartData, Coupon } from '../../domain/types.ts'
+import type { CartData, Coupon } from '../../kernel/domain/types.ts'
 import type { Session, StoredCart, User } from '../contract/index.ts'
 
 /** Row shapes as both pg and PGlite return them: jsonb parsed, timestamptz as Date, int8/numeric possibly strings. */

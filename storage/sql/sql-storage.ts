@@ -1,4 +1,4 @@
-import type { Product } from '../../domain/types.ts'
+import type { Product } from '../../kernel/domain/types.ts'
 import { ComposedStorage } from '../composed-storage.ts'
 import { SqlAccountStore } from './account-store.ts'
 import { SqlAnalyticsStore } from './analytics-store.ts'

@@ -51,23 +51,34 @@ function lintTexts (texts: Array<{ filePath: string, source: string }>): Promise
 
 test("the lint refuses an import into another module's private files, and allows its index.ts", async (t) => {
   const cases: Array<[string, string, boolean]> = [
-    ['plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/request-cart.ts'\nexport { changeCart }\n", true],
-    ['plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/index.ts'\nexport { changeCart }\n", false],
-    ['plugins/svc-pro/example.ts', "import { restError } from '../../errors/index.ts'\nexport { restError }\n", false],
-    ['plugins/svc-pro/example.ts', "import { priceCart } from '../../domain/totals.ts'\nexport { priceCart }\n", false],
-    ['plugins/shop/auth/example.ts', "import { DrawerCart } from '../../store-api-extension/drawer-cart.ts'\nexport { DrawerCart }\n", true],
-    ['plugins/shop/auth/example.ts', "import { isCartKey } from '../session/cart-key.ts'\nexport { isCartKey }\n", false],
-    ['app.ts', "import { CartService } from './plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
-    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/auth/password.ts'\nexport { hashPassword }\n", true],
-    ['seed/example.ts', "import { hashPassword } from '../plugins/shop/index.ts'\nexport { hashPassword }\n", false],
-    ['testing/example.ts', "import { CartService } from '../plugins/shop/cart/cart-service.ts'\nexport { CartService }\n", true],
-    ['testing/example.ts', "import { CartHooks } from '../plugins/commerce-port/index.ts'\nexport { CartHooks }\n", false],
-    ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/errors.ts'\nexport { StorageUnavailableError }\n", true],
-    ['errors/example.ts', "import { StorageUnavailableError } from '../storage/contract/index.ts'\nexport { StorageUnavailableError }\n", false],
-    ['client/example.ts', "import { settingsProblems } from '../plugins/settings/document.ts'\nexport { settingsProblems }\n", true],
-    ['test/app/example.test.ts', "import { PasswordHasher } from '../../plugins/shop/auth/password.ts'\nexport { PasswordHasher }\n", true],
+    ['drawer/plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/request-cart.ts'\nexport { changeCart }\n", true],
+    ['drawer/plugins/svc-pro/example.ts', "import { changeCart } from '../svc-free/index.ts'\nexport { changeCart }\n", false],
+    ['drawer/plugins/svc-pro/example.ts', "import { restError } from '../../../kernel/errors/index.ts'\nexport { restError }\n", false],
+    ['drawer/plugins/svc-pro/example.ts', "import { priceCart } from '../../../kernel/domain/totals.ts'\nexport { priceCart }\n", false],
+    ['drawer/plugins/svc-pro/example.ts', "import { CartHooks } from '../../port/index.ts'\nexport { CartHooks }\n", false],
+    ['hosts/reference-shop/auth/example.ts', "import { isCartKey } from '../session/cart-key.ts'\nexport { isCartKey }\n", false],
+    // The drawer is sealed: a host reaches only drawer/index.ts, not an inner module's index.
+    ['hosts/reference-shop/auth/example.ts', "import { DrawerCart } from '../../../drawer/plugins/store-api-extension/drawer-cart.ts'\nexport { DrawerCart }\n", true],
+    ['hosts/reference-shop/auth/example.ts', "import { CartHooks } from '../../../drawer/port/index.ts'\nexport { CartHooks }\n", true],
+    ['hosts/reference-shop/auth/example.ts', "import { CartHooks } from '../../../drawer/index.ts'\nexport { CartHooks }\n", false],
+    ['examples/example.ts', "import { svcProPlugin } from '../drawer/plugins/svc-pro/index.ts'\nexport { svcProPlugin }\n", true],
+    // So is the reference shop.
+    ['app.ts', "import { CartService } from './hosts/reference-shop/cart/cart-service.ts'\nexport { CartService }\n", true],
+    ['app.ts', "import { healthPlugin } from './hosts/reference-shop/health/index.ts'\nexport { healthPlugin }\n", true],
+    ['app.ts', "import { healthPlugin } from './hosts/reference-shop/index.ts'\nexport { healthPlugin }\n", false],
+    ['seed/example.ts', "import { hashPassword } from '../hosts/reference-shop/auth/password.ts'\nexport { hashPassword }\n", true],
+    ['seed/example.ts', "import { hashPassword } from '../hosts/reference-shop/index.ts'\nexport { hashPassword }\n", false],
+    ['testing/example.ts', "import { CartService } from '../hosts/reference-shop/cart/cart-service.ts'\nexport { CartService }\n", true],
+    ['testing/example.ts', "import { CartHooks } from '../drawer/index.ts'\nexport { CartHooks }\n", false],
+    // An unsealed module's inner modules stay public: storage/contract/ is what the drawer reads without the clients.
+    ['kernel/errors/example.ts', "import { StorageUnavailableError } from '../../storage/contract/errors.ts'\nexport { StorageUnavailableError }\n", true],
+    ['kernel/errors/example.ts', "import { StorageUnavailableError } from '../../storage/contract/index.ts'\nexport { StorageUnavailableError }\n", false],
+    ['drawer/client/example.ts', "import { settingsProblems } from '../plugins/settings/document.ts'\nexport { settingsProblems }\n", true],
+    ['test/app/example.test.ts', "import { PasswordHasher } from '../../hosts/reference-shop/auth/password.ts'\nexport { PasswordHasher }\n", true],
+    ['test/app/example.test.ts', "import { securityPlugin } from '../../drawer/plugins/security/index.ts'\nexport { securityPlugin }\n", true],
     // A module's own unit tests, under test/<its path>/, may reach its files.
-    ['test/plugins/shop/example.test.ts', "import { PasswordHasher } from '../../../plugins/shop/auth/password.ts'\nexport { PasswordHasher }\n", false]
+    ['test/hosts/reference-shop/example.test.ts', "import { PasswordHasher } from '../../../hosts/reference-shop/auth/password.ts'\nexport { PasswordHasher }\n", false],
+    ['test/drawer/plugins/security/example.test.ts', "import { countRequest } from '../../../../drawer/plugins/security/rate-limit.ts'\nexport { countRequest }\n", false]
   ]
   const results = await lintTexts(cases.map(([filePath, source]) => ({ filePath, source })))
   t.equal(results.length, cases.length, 'one report per source')

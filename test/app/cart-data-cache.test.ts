@@ -4,7 +4,7 @@
  * catalog version is never trusted.
  */
 import t from 'tap'
-import type { Coupon } from '../../domain/types.ts'
+import type { Coupon } from '../../kernel/domain/types.ts'
 import { withCartViewCache } from '../../storage/index.ts'
 import { createMemoryViewCache } from '../../storage/memory/index.ts'
 import type { Storage } from '../../storage/contract/index.ts'

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { test } from 'tap'
-import * as drawer from '../../drawer.ts'
+import * as drawer from '../../drawer/index.ts'
 import * as platform from '../../app.ts'
 
 /** The drawer's own entry (`cart-drawer-service/drawer`) carries the drawer, not the reference platform. */

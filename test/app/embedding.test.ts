@@ -1,7 +1,7 @@
 import Fastify from 'fastify'
 import { test, type Test } from 'tap'
 import { cartDrawer, healthPlugin, shopPlugin } from '../../app.ts'
-import { installErrorHandling } from '../../errors/index.ts'
+import { installErrorHandling } from '../../kernel/errors/index.ts'
 import { demoShopConfig } from '../../seed/demo-config.ts'
 import { seedDemoShop } from '../../seed/seed.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test, type Test } from 'tap'
 import { buildTeaShop } from '../../examples/memory-shop/app.ts'
-import { MAX_JSON_DEPTH } from '../../lib/index.ts'
+import { MAX_JSON_DEPTH } from '../../kernel/lib/index.ts'
 import { createMemoryStorage } from '../../storage/index.ts'
 import { build, STORE_API } from '../helper.ts'
 import { asAdmin, login, newCartToken, SVC, SITE_ORIGIN, USERS } from '../helpers/security.ts'

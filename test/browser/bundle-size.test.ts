@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { test } from 'tap'
-import { MAX_GZIPPED_BYTES } from '../../plugins/drawer-assets/index.ts'
+import { MAX_GZIPPED_BYTES } from '../../drawer/index.ts'
 
 /** `npm run build:client` prints the script's size minified and gzipped, and passes only within 15.25 KiB gzipped. */
 test('the drawer script is one minified file within 15.25 KiB gzipped, and the build says so', async (t) => {

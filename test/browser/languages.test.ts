@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core'
-import { CATALOGS } from '../../i18n/catalogs.ts'
-import { LOCALES, type Locale } from '../../i18n/locales.ts'
+import { CATALOGS } from '../../kernel/i18n/catalogs.ts'
+import { LOCALES, type Locale } from '../../kernel/i18n/locales.ts'
 import { ADMIN_PAGE, logInOnAdminPage, previewFrame } from './admin-page.ts'
 import {
   ADMIN, addFromShop, browserTest, drawer, launchBrowser, MOBILE, newPage, openShop, PRO_WIDGET_SETTINGS, screenshot, seriousAxeViolations, startShop

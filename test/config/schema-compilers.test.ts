@@ -1,7 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { test } from 'tap'
 import { sharedSchemaController } from '../../config/schema-compilers.ts'
-import { ErrorBody } from '../../schemas/error.ts'
+import { ErrorBody } from '../../kernel/schemas/error.ts'
 import { build } from '../helper.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { buildApp } from '../../app.ts'
-import type { Edition, SvcRouteSpec } from '../../plugins/security/index.ts'
+import type { Edition, SvcRouteSpec } from '../../drawer/index.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import type { Storage } from '../../storage/contract/index.ts'
 import { TEST_SECRET } from './app.ts'
@@ -11,7 +11,7 @@ const NO_STORAGE = new Proxy({}, {
 
 /**
  * The `svc/v1` routes an app of the edition registers, with the rules each declares (`fastify.svcRoutes`): the suite
- * drives these, and test/plugins/security/route-table.test.ts holds them against the specification's table.
+ * drives these, and test/drawer/plugins/security/route-table.test.ts holds them against the specification's table.
  */
 export async function registeredSvcRoutes (edition: Edition = 'pro'): Promise<readonly SvcRouteSpec[]> {
   const rateCounter = createMemoryRateCounter()

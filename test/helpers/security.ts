@@ -1,17 +1,16 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Test } from 'tap'
 import type { AppOptions } from '../../app.ts'
-import { errorTable, restError } from '../../errors/index.ts'
-import type { SvcRouteSpec } from '../../plugins/security/index.ts'
-import { MANAGE_SHOP } from '../../plugins/shop/index.ts'
-import { hashPassword } from '../../plugins/shop/index.ts'
+import { errorTable, restError } from '../../kernel/errors/index.ts'
+import type { SvcRouteSpec } from '../../drawer/index.ts'
+import { MANAGE_SHOP, hashPassword } from '../../hosts/reference-shop/index.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { StorageUnavailableError } from '../../storage/contract/index.ts'
 import type { RateCounter, Storage } from '../../storage/contract/index.ts'
 import { build, createStorage, SITE_URL, STORE_API, TEST_LONG_SESSIONS, TEST_PASSWORD_HASHING } from '../helper.ts'
 
 /**
- * Helpers for the security suite (test/plugins/security/): an app with a few test-only svc routes, visitors of every access
+ * Helpers for the security suite (test/drawer/plugins/security/): an app with a few test-only svc routes, visitors of every access
  * group, and the assertions every response of `svc/v1` must satisfy. Expected values are written out from the
  * specification and the design here, not imported from the plugin, so that the tests are an independent check.
  */

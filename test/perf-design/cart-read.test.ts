@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { test } from 'tap'
-import type { CartLine } from '../../domain/types.ts'
-import { makeCoupon, makeProduct } from '../domain/fixtures.ts'
+import type { CartLine } from '../../kernel/domain/types.ts'
+import { makeCoupon, makeProduct } from '../kernel/domain/fixtures.ts'
 import type { Storage } from '../../storage/contract/index.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 

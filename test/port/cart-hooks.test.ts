@@ -1,6 +1,6 @@
 import { test } from 'tap'
-import { applyFollowUp, CartHooks, type CartRewards, type CartState } from '../../plugins/commerce-port/index.ts'
-import type { CartData, CartLine } from '../../domain/types.ts'
+import { applyFollowUp, CartHooks, type CartRewards, type CartState } from '../../drawer/index.ts'
+import type { CartData, CartLine } from '../../kernel/domain/types.ts'
 
 /**
  * The commerce port's `reconcile` hooks as a host's `CartHooks` merges them: every hook's follow-up (a set of keys is

@@ -2,7 +2,7 @@ import Fastify, { type FastifyInstance, type InjectOptions, type LightMyRequestR
 import { test, type Test } from 'tap'
 import { buildTeaShop } from '../../examples/memory-shop/app.ts'
 import { drawerCarts } from '../../examples/memory-shop/routes.ts'
-import { cartDrawer, STORE_ROUTES, type CommercePort } from '../../plugins/cart-drawer/index.ts'
+import { cartDrawer, STORE_ROUTES, type CommercePort } from '../../drawer/index.ts'
 import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import { TEA_ADMIN, TEA_SECRET, TEA_URL, teaAdminLogin } from './tea-shop.ts'
 

@@ -1,5 +1,5 @@
 import { test } from 'tap'
-import { makeProduct } from '../domain/fixtures.ts'
+import { makeProduct } from '../kernel/domain/fixtures.ts'
 import { STORE_API } from '../helpers/app.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import { twoInstances } from '../helpers/two-instances.ts'

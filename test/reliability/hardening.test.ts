@@ -46,9 +46,9 @@ test('hardening', { timeout: 110_000 }, async (t) => {
 
   await t.test('tokens, nonces, passwords and signed cookies are compared in constant time', async (t) => {
     const sources: Record<string, string> = {
-      'Cart-Token': 'plugins/shop/session/cart-token.ts',
-      'REST nonce': 'plugins/shop/auth/nonce.ts',
-      password: 'plugins/shop/auth/password.ts',
+      'Cart-Token': 'hosts/reference-shop/session/cart-token.ts',
+      'REST nonce': 'hosts/reference-shop/auth/nonce.ts',
+      password: 'hosts/reference-shop/auth/password.ts',
       'signed cookies (@fastify/cookie)': 'node_modules/@fastify/cookie/signer.js'
     }
     for (const [what, file] of Object.entries(sources)) {
@@ -118,7 +118,7 @@ test('hardening', { timeout: 110_000 }, async (t) => {
     let time = 1_700_000_000_000
     const counter = createMemoryRateCounter({ now: () => time })
     t.teardown(() => counter.close())
-    // Smaller limits than the defaults: each attempt costs a password hash. (test/plugins/shop/hardening/admin-lockout.test.ts has the rest.)
+    // Smaller limits than the defaults: each attempt costs a password hash. (test/hosts/reference-shop/hardening/admin-lockout.test.ts has the rest.)
     const loginLimits = { perIp: { max: 6, windowMs: 60_000 }, perAccount: { max: 3, windowMs: 60_000 }, timeoutMs: 1000 }
     const { app } = await buildSecurityApp(t, { storage, rateCounter: counter, siteUrl: SITE_URL, loginLimits })
     const attempt = (who: { email: string, password: string }, ip: string) =>

@@ -3,7 +3,7 @@
  * only when the cart is a guest's, has no coupon and no reward line and holds every key; otherwise nothing changes.
  */
 import { cartKey, contract, line } from './fixtures/contract.ts'
-import type { CartData } from '../../domain/types.ts'
+import type { CartData } from '../../kernel/domain/types.ts'
 import type { RemovedCartLines, Storage } from '../../storage/contract/index.ts'
 
 const KEEP = async (removed: RemovedCartLines) => ({ result: removed })

@@ -1,5 +1,5 @@
 /** The `CartStore` contract: serial cart writes, versions, user binding, the one-statement read and snapshots. */
-import { makeCoupon } from '../domain/fixtures.ts'
+import { makeCoupon } from '../kernel/domain/fixtures.ts'
 import { cartKey, contract, emptyCart, line, product } from './fixtures/contract.ts'
 
 contract('CartStore', async (t, storage) => {

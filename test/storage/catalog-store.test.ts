@@ -1,5 +1,5 @@
 /** The `CatalogStore` contract: products, coupons and the catalog's version, on every backend. */
-import type { Product } from '../../domain/types.ts'
+import type { Product } from '../../kernel/domain/types.ts'
 import type { ProductQuery } from '../../storage/contract/index.ts'
 import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
 

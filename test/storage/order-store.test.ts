@@ -1,5 +1,5 @@
 /** The `OrderStore` contract: an order and its effects (stock, coupon usage) land together or not at all. */
-import type { NewOrder, OrderLine } from '../../domain/types.ts'
+import type { NewOrder, OrderLine } from '../../kernel/domain/types.ts'
 import { OrderConflictError } from '../../storage/index.ts'
 import { cartKey, contract, coupon, line, product } from './fixtures/contract.ts'
 

@@ -1,0 +1,26 @@
+import { Type, type Static } from 'typebox'
+import { ErrorBody } from '../../../kernel/schemas/error.ts'
+
+/** Response schemas of `GET /healthz` and `GET /readyz`. */
+
+export const HealthSchema = Type.Object({
+  status: Type.Literal('ok')
+}, { description: 'The process answers.' })
+export type HealthBody = Static<typeof HealthSchema>
+
+const CheckSchema = Type.Object({
+  backend: Type.String({ description: 'Which implementation answered, e.g. `pglite`, `postgres`, `redis`, `memory`.' }),
+  status: Type.Enum(['ok', 'unavailable'])
+})
+
+export const ReadinessSchema = Type.Object({
+  status: Type.Enum(['ready', 'unavailable']),
+  checks: Type.Object({
+    storage: CheckSchema,
+    rate_counter: CheckSchema
+  })
+}, { title: 'Readiness', description: 'Whether storage and the rate counters answer: 200 when both do, else 503.' })
+export type ReadinessBody = Static<typeof ReadinessSchema>
+
+/** `/readyz` with 503: not ready, or an error of a hook (in the WordPress shape) that answered first. */
+export const NotReadySchema = Type.Union([ReadinessSchema, ErrorBody], { description: 'Not ready.' })
