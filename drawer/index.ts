@@ -58,3 +58,9 @@ export {
   PUBLIC_SECURITY, SESSION_SECURITY
 } from './plugins/openapi/index.ts'
 export { ExtensionsWithSvc, SvcCartExtensionSchema, SvcCartItemExtensionSchema } from './schemas/svc-extension.ts'
+
+// The drawer's own stores (settings, analytics) in memory and on SQL, with their migrations.
+export {
+  createMemoryDrawerStores, createSqlDrawerStores, MemoryAnalyticsStore, MemorySettingsStore, SqlAnalyticsStore, SqlSettingsStore, migrateDrawer,
+  drawerMigrations, DRAWER_MIGRATIONS_TABLE, STANDALONE_HOST, type MemoryStoreHost, type SqlSource
+} from './stores/index.ts'

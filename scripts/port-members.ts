@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url'
 import ts from 'typescript'
 
-const PORT = fileURLToPath(new URL('../plugins/commerce-port/port.ts', import.meta.url))
+const PORT = fileURLToPath(new URL('../drawer/port/port.ts', import.meta.url))
 const NESTED = new Set(['carts', 'filters'])
 
 const program = ts.createProgram([PORT], {

@@ -59,5 +59,5 @@ export function createRateCounter ({ redisUrl, redisClusterNodes }: { redisUrl: 
 }
 export { SqlStorage } from './sql/sql-storage.ts'
 export { migrate, migrateStorage, migrations, SCHEMA_LOCK_KEY, type Migration } from './sql/migrations.ts'
-export { DRAWER_MIGRATIONS_TABLE, drawerMigrations, migrateDrawer } from './sql/drawer-migrations.ts'
+export { DRAWER_MIGRATIONS_TABLE, drawerMigrations, migrateDrawer } from '../drawer/index.ts'
 export type { QueryResult, SqlClient, SqlSession } from './sql/client.ts'

@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 // The package by its name, as a user imports it. Inside this repository tsconfig.json's `paths` maps the name to the
 // sources (tsc and tsx both honour it); an installed package resolves it to dist/.
-import { cartDrawer, DrawerFilters, type CommercePort, type DrawerStores } from 'cart-drawer-service/drawer'
+import { cartDrawer, DrawerFilters, MemoryAnalyticsStore, MemorySettingsStore, type CommercePort, type DrawerStores } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
 import { createMemoryRateCounter, type RateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
@@ -11,7 +11,6 @@ import { createTeaShopCommerce, type TeaShop } from './commerce.ts'
 import { CartExtensions } from './hooks.ts'
 import { drawerCarts, teaShopRoutes } from './routes.ts'
 import { Accounts, CartTokens } from './session.ts'
-import { MemoryAnalyticsStore, MemorySettingsStore } from './stores.ts'
 
 export interface TeaShopOptions {
   /** Signs Cart-Tokens and nonces, and keys the drawer's analytics visitor hashes: 32 bytes or more. */

@@ -1,8 +1,8 @@
 import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { cartDrawer, DrawerFilters, type CommercePort } from 'cart-drawer-service/drawer'
+import { cartDrawer, createMemoryDrawerStores, DrawerFilters, type CommercePort } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
-import { createMemoryRateCounter, createMemoryStorage } from 'cart-drawer-service/storage'
+import { createMemoryRateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
 import { Catalog } from './catalog.ts'
 import { createInkShopCommerce, type InkShop } from './commerce.ts'
@@ -39,7 +39,7 @@ export interface InkShopApp {
 export async function buildInkShop (options: InkShopOptions): Promise<InkShopApp> {
   const now = options.now ?? (() => new Date())
   const edition = options.edition ?? 'pro'
-  const drawerStore = createMemoryStorage()
+  const drawerStores = createMemoryDrawerStores()
   const signer = new Signer(options.secret)
   const catalog = new Catalog()
   const shop: InkShop = {
@@ -47,7 +47,7 @@ export async function buildInkShop (options: InkShopOptions): Promise<InkShopApp
     homeUrl: (options.homeUrl ?? 'http://localhost:3200').replace(/\/+$/, ''),
     now,
     catalog,
-    carts: new ShopCarts({ catalog, now, settingsVersion: async () => (await drawerStore.getSettings())?.version ?? 0 }),
+    carts: new ShopCarts({ catalog, now, settingsVersion: async () => (await drawerStores.settings.getSettings())?.version ?? 0 }),
     signer,
     accounts: new Accounts(signer, options.admin),
     // The package's own named filters (what the drawer uses when a host has none).
@@ -63,7 +63,7 @@ export async function buildInkShop (options: InkShopOptions): Promise<InkShopApp
   const rateCounter = createMemoryRateCounter()
   app.addHook('onClose', () => rateCounter.close())
   await app.register(cartDrawer, {
-    edition, commerce, stores: { settings: drawerStore, analytics: drawerStore }, secrets: [options.secret], rateCounter, storeApi: 'drawer', carts: drawerCarts(shop)
+    edition, commerce, stores: drawerStores, secrets: [options.secret], rateCounter, storeApi: 'drawer', carts: drawerCarts(shop)
   })
   if (options.demoSettings ?? true) {
     app.addHook('onReady', async () => {

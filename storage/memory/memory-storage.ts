@@ -1,12 +1,11 @@
 import { ComposedStorage } from '../composed-storage.ts'
 import { MemoryAccountStore } from './account-store.ts'
-import { MemoryAnalyticsStore } from './analytics-store.ts'
+import { MemoryAnalyticsStore, MemorySettingsStore } from '../../drawer/index.ts'
 import { MemoryCartStore } from './cart-store.ts'
 import { MemoryCartViewStore } from './cart-view-store.ts'
 import { MemoryCatalogStore } from './catalog-store.ts'
 import { MemoryMetaStore } from './meta-store.ts'
 import { MemoryOrderStore } from './order-store.ts'
-import { MemorySettingsStore } from './settings-store.ts'
 import { MemoryState, type MemoryStorageOptions } from './state.ts'
 
 export type { MemoryStorageOptions } from './state.ts'
@@ -33,13 +32,17 @@ export class MemoryStorage extends ComposedStorage {
   constructor (options: MemoryStorageOptions = {}) {
     const state = new MemoryState(options)
     const cartViews = new MemoryCartViewStore(state)
+    // The drawer's stores, over this storage's state: their writes join its transactions, and cart reads answer the
+    // settings' version.
+    const settings = new MemorySettingsStore(state)
+    state.settingsVersion = () => settings.version
     super({
       catalog: new MemoryCatalogStore(state),
       carts: new MemoryCartStore(state, cartViews),
       cartViews,
       orders: new MemoryOrderStore(state),
       accounts: new MemoryAccountStore(state),
-      settings: new MemorySettingsStore(state),
+      settings,
       analytics: new MemoryAnalyticsStore(state),
       meta: new MemoryMetaStore(state)
     })

@@ -1,8 +1,8 @@
 import type { CartData, Coupon, Order, Product } from '../../kernel/domain/types.ts'
 import { StorageUnavailableError } from '../contract/index.ts'
-import { ScopedContext } from '../../kernel/lib/index.ts'
+import { jsonCopy, ScopedContext } from '../../kernel/lib/index.ts'
 import { KeyedQueue } from '../keyed-queue.ts'
-import type { AnalyticsEvent, Session, StoredCart, StoredSettings, User, WriteVersions } from '../contract/index.ts'
+import type { Session, StoredCart, User, WriteVersions } from '../contract/index.ts'
 
 export interface MemoryStorageOptions {
   /** Clock in milliseconds (cart timestamps); tests inject one. */
@@ -10,16 +10,10 @@ export interface MemoryStorageOptions {
 }
 
 export const EMPTY_CART: CartData = { lines: [], coupons: [] }
-export const DAY_MS = 86_400_000
-const DAY = /^\d{4}-\d{2}-\d{2}$/
+export { DAY_MS, dayStart, instant } from '../../kernel/lib/index.ts'
 
-/**
- * Stored values are JSON copies, as the SQL backends keep them in `jsonb`: nothing a caller holds is shared with the
- * store, and what JSON cannot carry (`undefined` members) is dropped the same way.
- */
-export function copy<T> (value: T): T {
-  return JSON.parse(JSON.stringify(value)) as T
-}
+/** Stored values are JSON copies, as the SQL backends keep them in `jsonb` (kernel/lib's `jsonCopy`). */
+export const copy = jsonCopy
 
 export interface CartRecord {
   readonly key: string
@@ -33,31 +27,10 @@ export interface CartRecord {
   readonly stamp: string | null
 }
 
-export interface EventRecord {
-  readonly id: number
-  /** `occurredAt` in milliseconds. */
-  readonly at: number
-  /** Its UTC day, `YYYY-MM-DD`. */
-  readonly day: string
-  readonly event: AnalyticsEvent
-}
-
 /** An `updateCart` callback's transaction: what undoes its writes, oldest first. */
 interface Transaction {
   readonly undo: Array<() => void>
   open: boolean
-}
-
-export function dayStart (day: string, name: string): number {
-  const time = DAY.test(day) ? Date.parse(`${day}T00:00:00.000Z`) : Number.NaN
-  if (Number.isNaN(time)) throw new RangeError(`${name} must be a day (YYYY-MM-DD), got ${JSON.stringify(day)}`)
-  return time
-}
-
-export function instant (value: string, name: string): number {
-  const time = Date.parse(value)
-  if (Number.isNaN(time)) throw new RangeError(`${name} must be an ISO instant, got ${JSON.stringify(value)}`)
-  return time
 }
 
 export function storedCart (record: CartRecord): StoredCart {
@@ -85,9 +58,8 @@ export class MemoryState {
   readonly userIds = new Map<string, number>()
   nextUserId = 1
   readonly sessions = new Map<string, Session>()
-  settings: StoredSettings | null = null
-  readonly events = new Map<number, EventRecord>()
-  nextEventId = 1
+  /** The version of the drawer's settings (its own store's), which cart reads answer: set by `MemoryStorage`. */
+  settingsVersion: () => number = () => 0
   readonly meta = new Map<string, string>()
   readonly orders = new Map<number, Order>()
   nextOrderId = 1
@@ -153,7 +125,7 @@ export class MemoryState {
   }
 
   versions (): WriteVersions {
-    return { catalogVersion: this.catalogVersion, settingsVersion: this.settings?.version ?? 0 }
+    return { catalogVersion: this.catalogVersion, settingsVersion: this.settingsVersion() }
   }
 
   bumpCatalog (): void {

@@ -1,8 +1,8 @@
 import type { SqlClient } from './client.ts'
-import { migrateDrawer } from './drawer-migrations.ts'
-import { applyMigrations, type Migration } from './migrator.ts'
+import { migrateDrawer } from '../../drawer/index.ts'
+import { applyMigrations, type Migration } from '../../kernel/sql/index.ts'
 
-export { SCHEMA_LOCK_KEY, type Migration } from './migrator.ts'
+export { SCHEMA_LOCK_KEY, type Migration } from '../../kernel/sql/index.ts'
 
 /**
  * The platform's schema: catalog, carts, coupons, users, sessions, orders, meta. The drawer's tables (settings,

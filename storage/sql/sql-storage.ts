@@ -1,7 +1,7 @@
 import type { Product } from '../../kernel/domain/types.ts'
 import { ComposedStorage } from '../composed-storage.ts'
 import { SqlAccountStore } from './account-store.ts'
-import { SqlAnalyticsStore } from './analytics-store.ts'
+import { SqlAnalyticsStore, SqlSettingsStore } from '../../drawer/index.ts'
 import { SqlCartStore } from './cart-store.ts'
 import { SqlCartViewStore } from './cart-view-store.ts'
 import { SqlCatalogStore } from './catalog-store.ts'
@@ -10,7 +10,6 @@ import { SqlContext } from './context.ts'
 import { SqlMetaStore } from './meta-store.ts'
 import { migrateStorage } from './migrations.ts'
 import { SqlOrderStore } from './order-store.ts'
-import { SqlSettingsStore } from './settings-store.ts'
 
 /**
  * `Storage` on PostgreSQL or PGlite, through a `SqlClient`. Each store is a class of its own (`catalog-store.ts`,

@@ -6,10 +6,10 @@ import * as platform from '../../app.ts'
 
 /** The drawer's own entry (`cart-drawer-service/drawer`) carries the drawer, not the reference platform. */
 test('the drawer entry exports the drawer and the host\'s helpers, and nothing of the reference platform', async (t) => {
-  for (const name of ['cartDrawer', 'resolveCommercePort', 'CartActionError', 'applyCartChanges', 'DrawerFilters', 'giftTierOf', 'priceCart']) {
+  for (const name of ['cartDrawer', 'resolveCommercePort', 'CartActionError', 'applyCartChanges', 'DrawerFilters', 'giftTierOf', 'priceCart', 'svcProPlugin', 'createMemoryDrawerStores', 'migrateDrawer']) {
     t.ok(name in drawer, `the drawer entry has ${name}`)
   }
-  for (const name of ['buildApp', 'shopPlugin', 'healthPlugin', 'svcProPlugin', 'DEFAULT_SITE_URL']) {
+  for (const name of ['buildApp', 'shopPlugin', 'healthPlugin', 'htmlSecurityPlugin', 'DEFAULT_SITE_URL']) {
     t.notOk(name in drawer, `the drawer entry has no ${name}`)
     t.ok(name in platform, `the platform's entry has ${name}`)
   }

@@ -3,8 +3,8 @@ import ts from 'typescript'
 import { test } from 'tap'
 
 const APP = fileURLToPath(new URL('../../app.ts', import.meta.url))
-const PORT_INDEX = fileURLToPath(new URL('../../plugins/commerce-port/index.ts', import.meta.url))
-const PORT = fileURLToPath(new URL('../../plugins/commerce-port/port.ts', import.meta.url))
+const PORT_INDEX = fileURLToPath(new URL('../../drawer/port/index.ts', import.meta.url))
+const PORT = fileURLToPath(new URL('../../drawer/port/port.ts', import.meta.url))
 
 test('every type the commerce port declares or names is exported from the package root', async (t) => {
   const program = ts.createProgram([APP, PORT_INDEX], {

@@ -41,7 +41,7 @@ function templateKey (): string {
   let dir = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'))
   while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir)
   hash.update(readFileSync(join(dir, 'package.json')))
-  for (const file of ['storage/sql/migrations.ts', 'storage/sql/drawer-migrations.ts', 'storage/sql/migrator.ts', 'storage/pglite/client.ts', 'storage/pglite/index.ts']) {
+  for (const file of ['storage/sql/migrations.ts', 'drawer/stores/sql/migrations.ts', 'kernel/sql/migrator.ts', 'storage/pglite/client.ts', 'storage/pglite/index.ts']) {
     hash.update(file).update(readFileSync(join(ROOT, file)))
   }
   return hash.digest('hex').slice(0, 16)

@@ -1,6 +1,6 @@
 /** The SQL backends' schema: migrations applied once, by whichever instance comes first. */
 import { test } from 'tap'
-import { drawerMigrations } from '../../storage/sql/drawer-migrations.ts'
+import { drawerMigrations } from '../../drawer/index.ts'
 import { migrate, migrateStorage, migrations } from '../../storage/sql/migrations.ts'
 import { storageBackends } from '../helpers/storage-backends.ts'
 import { product } from './fixtures/contract.ts'

@@ -1,13 +1,8 @@
 import fp from 'fastify-plugin'
-import type { AnalyticsStore, SettingsStore } from '../../../storage/contract/index.ts'
+import type { DrawerStores } from '../../stores/index.ts'
 import { resolveCommercePort, type CommercePort, type ResolvedCommercePort } from '../../port/index.ts'
 
-export interface DrawerStores {
-  /** The drawer's settings document. */
-  settings: SettingsStore
-  /** The Pro edition's analytics events. */
-  analytics: AnalyticsStore
-}
+export type { DrawerStores }
 
 export interface CommercePluginOptions {
   commerce: CommercePort

@@ -1,7 +1,8 @@
 /** The `AnalyticsStore` contract: events stored in batches, summed per UTC day, followed per visitor, deleted by age. */
-import { contract, event } from './fixtures/contract.ts'
+import { event } from '../../storage/fixtures/contract.ts'
+import { drawerStoreContract } from './contract.ts'
 
-contract('AnalyticsStore', async (t, storage) => {
+drawerStoreContract('AnalyticsStore', 'analytics', async (t, storage) => {
   t.test('analytics', async (t) => {
     t.equal(await storage.insertAnalyticsEvents([]), 0)
     const inserted = await storage.insertAnalyticsEvents([

@@ -1,7 +1,7 @@
 /** The `SettingsStore` contract: one document, versioned, saved with an expected version. */
-import { contract } from './fixtures/contract.ts'
+import { drawerStoreContract } from './contract.ts'
 
-contract('SettingsStore', async (t, storage) => {
+drawerStoreContract('SettingsStore', 'settings', async (t, storage) => {
   t.test('settings', async (t) => {
     t.equal(await storage.getSettings(), null, 'null before the first save')
     t.equal(await storage.saveSettings({ a: 1 }, 3), null, 'a version that does not exist conflicts')

@@ -1,14 +1,13 @@
 /**
  * The drawer's own schema: the tables of its `SettingsStore` and `AnalyticsStore`, with their own bookkeeping
  * (`svc_drawer_schema_migrations`), so the drawer's stores can be set up on a database the platform does not own.
- * docs/decisions/drawer-store-migrations.md.
+ * docs/decisions/drawer-stores.md.
  *
  * Until these existed, the platform's list created the same tables (0001_initial) and changed the analytics table
  * (0002_analytics_visitors, 0005_attribution_from_orders). Each migration here therefore also adopts its table as
  * any of those left it: it creates what is missing and brings an older shape to the current one, and keeps the rows.
  */
-import type { SqlClient } from './client.ts'
-import { applyMigrations, type Migration } from './migrator.ts'
+import { applyMigrations, type Migration, type SqlClient } from '../../../kernel/sql/index.ts'
 
 /** Where the drawer's set records what it applied; the platform's list uses `svc_schema_migrations`. */
 export const DRAWER_MIGRATIONS_TABLE = 'svc_drawer_schema_migrations'

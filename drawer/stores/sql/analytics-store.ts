@@ -1,11 +1,11 @@
-import type { AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsStore, AnalyticsSummaryData } from '../contract/index.ts'
-import type { SqlContext } from './context.ts'
+import type { AnalyticsDayCount, AnalyticsEvent, AnalyticsFunnel, AnalyticsStore, AnalyticsSummaryData } from '../../../storage/contract/index.ts'
+import type { SqlSource } from './source.ts'
 
 /** `AnalyticsStore` on SQL: events stored in batches, summed and followed by the database. */
 export class SqlAnalyticsStore implements AnalyticsStore {
-  readonly #sql: SqlContext
+  readonly #sql: SqlSource
 
-  constructor (sql: SqlContext) {
+  constructor (sql: SqlSource) {
     this.#sql = sql
   }
 

@@ -3,10 +3,10 @@
  * does not own, and on one the platform's former list made (its settings and analytics tables adopted, rows kept).
  */
 import { test } from 'tap'
-import type { SqlClient, SqlSession } from '../../storage/index.ts'
-import { DRAWER_MIGRATIONS_TABLE, drawerMigrations, migrate, migrateDrawer, migrateStorage, migrations, SqlStorage } from '../../storage/index.ts'
-import { storageBackends, type StorageBackend } from '../helpers/storage-backends.ts'
-import { platformMigrationsBeforeDrawer } from './fixtures/platform-migrations-before-drawer.ts'
+import type { SqlClient, SqlSession } from '../../../storage/index.ts'
+import { DRAWER_MIGRATIONS_TABLE, drawerMigrations, migrate, migrateDrawer, migrateStorage, migrations, SqlStorage } from '../../../storage/index.ts'
+import { storageBackends, type StorageBackend } from '../../helpers/storage-backends.ts'
+import { platformMigrationsBeforeDrawer } from '../../storage/fixtures/platform-migrations-before-drawer.ts'
 
 const DRAWER_IDS = drawerMigrations.map((migration) => migration.id)
 const PLATFORM_IDS = migrations.map((migration) => migration.id)

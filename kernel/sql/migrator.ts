@@ -1,4 +1,4 @@
-import type { SqlClient } from './client.ts'
+import type { SqlClient } from './session.ts'
 
 export interface Migration {
   id: string

@@ -1,11 +1,11 @@
-import type { SettingsStore, StoredSettings } from '../contract/index.ts'
-import type { SqlContext } from './context.ts'
+import type { SettingsStore, StoredSettings } from '../../../storage/contract/index.ts'
+import type { SqlSource } from './source.ts'
 
 /** `SettingsStore` on SQL: one row, its version grown by every save. */
 export class SqlSettingsStore implements SettingsStore {
-  readonly #sql: SqlContext
+  readonly #sql: SqlSource
 
-  constructor (sql: SqlContext) {
+  constructor (sql: SqlSource) {
     this.#sql = sql
   }
 
