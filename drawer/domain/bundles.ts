@@ -1,4 +1,4 @@
-import { BUNDLE_MARK_PREFIX, bundleMark } from '../../kernel/domain/marks.ts'
+import { bundleMark } from '../../kernel/domain/marks.ts'
 import { GUEST_VIEWER } from '../../kernel/domain/catalog.ts'
 import type { Viewer } from '../../kernel/domain/catalog.ts'
 import { addToCart } from '../../kernel/domain/cart.ts'
@@ -30,7 +30,6 @@ export interface BundleDefinition {
   slots: readonly BundleSlot[]
 }
 
-export const BUNDLE_GROUP_PREFIX = BUNDLE_MARK_PREFIX
 
 /** The mark (`CartLine.mark`) of a bundle's lines: the same bundle added again lands on the same lines. */
 export function bundleGroup (bundleId: string): string {

@@ -1,4 +1,4 @@
-import { REWARD_MARK_PREFIX } from './marks.ts'
+import { giftTierOf } from './marks.ts'
 
 /**
  * A read-only view of a host's cart, as the drawer's reward tiers and conditions read it. Any host builds it from its
@@ -50,10 +50,7 @@ export interface CartView {
   couponCodes: readonly string[]
 }
 
-/** The mark of a reward tier's gift line. */
-export const GIFT_MARK_PREFIX = REWARD_MARK_PREFIX
-
 /** Whether a line of the view is a reward tier's gift line. */
 export function isGiftLine (line: CartViewLine): boolean {
-  return line.mark?.startsWith(GIFT_MARK_PREFIX) ?? false
+  return giftTierOf(line.mark) !== undefined
 }

@@ -1,7 +1,7 @@
-import { giftTierOf } from './marks.ts'
+import { giftTierOf, rewardMark } from './marks.ts'
 import type { CartAdjustment, CartAdjustments, LineAdjustment, ShippingAdjustment } from './adjustments.ts'
 import { addToCart, withLines } from './cart.ts'
-import { GIFT_MARK_PREFIX, isGiftLine, type CartView } from './cart-view.ts'
+import { isGiftLine, type CartView } from './cart-view.ts'
 import type { Viewer } from './catalog.ts'
 import { computeDiscounts } from './discounts.ts'
 import type { CartData, Coupon, Product } from './types.ts'
@@ -112,12 +112,6 @@ export function evaluateRewards (program: RewardProgram, view: CartView): Reward
   }
 }
 
-/** The group of a gift line (its own cart item key, never merged with the same product bought). */
-export const REWARD_GROUP_PREFIX = GIFT_MARK_PREFIX
-
-export function rewardGroup (tierId: string): string {
-  return `${REWARD_GROUP_PREFIX}${tierId}`
-}
 
 /** The code under which a discount reward is listed with the cart's coupons (no stored coupon has it). */
 export function rewardCouponCode (tierId: string): string {
@@ -154,7 +148,7 @@ export function rewardAdjustments (program: RewardProgram, view: CartView): Cart
   const lines: LineAdjustment[] = []
   const held = new Set<string>()
   for (const gift of earned.gifts) {
-    const rule = rewardGroup(gift.id)
+    const rule = rewardMark(gift.id)
     for (const line of view.lines) {
       if (line.mark !== rule) continue
       held.add(gift.id)
@@ -170,13 +164,13 @@ export function rewardAdjustments (program: RewardProgram, view: CartView): Cart
         amount: applied.discount,
         lines: counted.flatMap((line, index) => (applied.perLine[index] ?? 0) > 0 ? [{ lineKey: line.key, amount: applied.perLine[index]! }] : []),
         label: earned.discount.label,
-        rule: rewardGroup(earned.discount.id)
+        rule: rewardMark(earned.discount.id)
       })
     }
   }
   const shipping: ShippingAdjustment[] = earned.tiers
     .filter((tier) => tier.reached && tier.kind === 'free_shipping')
-    .map((tier) => ({ label: tier.label, rule: rewardGroup(tier.id) }))
+    .map((tier) => ({ label: tier.label, rule: rewardMark(tier.id) }))
   const missing = new Set(earned.gifts.filter((gift) => !held.has(gift.id)).map((gift) => gift.id))
   const outcome: RewardOutcome = missing.size === 0
     ? earned
@@ -210,7 +204,7 @@ export function syncRewardGifts (
     const product = products.get(gift.productId)
     const added = product === undefined || product.type !== 'simple'
       ? null
-      : addToCart(next, { product, parent: product, quantity: 1, mark: rewardGroup(gift.id) }, viewer)
+      : addToCart(next, { product, parent: product, quantity: 1, mark: rewardMark(gift.id) }, viewer)
     if (added === null || !added.ok) {
       unavailable.push(gift.id)
       continue

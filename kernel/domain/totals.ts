@@ -1,4 +1,4 @@
-import { giftTierOf } from './marks.ts'
+import { giftTierOf, rewardMark } from './marks.ts'
 import { adjustedAmounts, type CartAdjustments, type LineAdjuster, type TierAdjuster } from './adjustments.ts'
 import { lineStockId } from './cart.ts'
 import { backorderNotice, effectivePrice, GUEST_VIEWER, isPurchasable } from './catalog.ts'
@@ -8,7 +8,7 @@ import { computeDiscounts } from './discounts.ts'
 import { quantityLimits } from './quantity.ts'
 import { taxOn } from './rounding.ts'
 import type { CartView, CartViewLine } from './cart-view.ts'
-import { rewardDiscountCoupon, rewardGroup } from './rewards.ts'
+import { rewardDiscountCoupon } from './rewards.ts'
 import type { CartData, CartLine, Coupon, PricedCart, PricedCoupon, PricedFee, PricedLine, Product, ShopConfig } from './types.ts'
 
 type CartError = PricedCart['errors'][number]
@@ -164,7 +164,7 @@ function tierView (cart: CartData, withoutRewards: PricedCart, products: Readonl
       total: subtotal,
       totalTax: tax,
       categoryIds: r.parent.categories.map((category) => category.id),
-      mark: rewardGroup(tierId)
+      mark: rewardMark(tierId)
     })
   }
   return { ...view, lines }

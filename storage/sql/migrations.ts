@@ -9,7 +9,7 @@ export { SCHEMA_LOCK_KEY, type Migration } from '../../kernel/sql/index.ts'
  * analytics) are the drawer's own set (drawer-migrations.ts). Ids are never renumbered: a database records the ids it
  * applied. The statements that made or changed the drawer's tables were taken out of 0001, 0002 and 0005, which a
  * database that recorded them never runs again; the drawer's set adopts those tables in whatever state they were left
- * (docs/decisions/drawer-store-migrations.md).
+ * (docs/decisions/drawer-stores.md).
  */
 export const migrations: readonly Migration[] = [
   {

@@ -3,7 +3,8 @@ import { isPurchasable } from '../../../kernel/domain/catalog.ts'
 import type { Settings } from '../../schemas/settings.ts'
 import type { SettingsProblems } from '../settings/index.ts'
 import type { Edition } from '../security/index.ts'
-import { REWARD_GROUP_PREFIX, rewardAdjustments } from '../../../kernel/domain/rewards.ts'
+import { giftTierOf } from '../../../kernel/domain/marks.ts'
+import { rewardAdjustments } from '../../../kernel/domain/rewards.ts'
 import { bundleAdjustments } from '../../domain/bundles.ts'
 import type { CartData, Product } from '../../../kernel/domain/types.ts'
 import type { CartRewards } from '../../port/index.ts'
@@ -15,7 +16,7 @@ export interface RewardsPluginOptions {
 
 /** Gift lines: only the reward tiers change them (they come and go with the tier). */
 export function giftLineKeys (data: CartData): ReadonlySet<string> {
-  return new Set(data.lines.filter((line) => line.mark?.startsWith(REWARD_GROUP_PREFIX)).map((line) => line.key))
+  return new Set(data.lines.filter((line) => giftTierOf(line.mark) !== undefined).map((line) => line.key))
 }
 
 /**
