@@ -30,7 +30,6 @@ export interface BundleDefinition {
   slots: readonly BundleSlot[]
 }
 
-
 /** The mark (`CartLine.mark`) of a bundle's lines: the same bundle added again lands on the same lines. */
 export function bundleGroup (bundleId: string): string {
   return bundleMark(bundleId)

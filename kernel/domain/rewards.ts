@@ -112,7 +112,6 @@ export function evaluateRewards (program: RewardProgram, view: CartView): Reward
   }
 }
 
-
 /** The code under which a discount reward is listed with the cart's coupons (no stored coupon has it). */
 export function rewardCouponCode (tierId: string): string {
   return `reward_${tierId}`
