@@ -12,7 +12,7 @@ import type { CartCustomer, CartData, Coupon, DomainReason, PricedCart, Product,
 import type {
   CartRead, CartStore, CartViewStore, CatalogStore, RemovalFinish, RemovedCartLines, StoredCart, WriteVersions
 } from '../../../storage/contract/index.ts'
-import { StaleReadError } from '../../../storage/contract/index.ts'
+import { isStorageUnavailable, StaleReadError } from '../../../storage/contract/index.ts'
 import { applyFollowUp, CartHooks, type AddItemInput, type CartChange, type CartChangeOptions, type CartHookName, type CartReconciler, type CartRewards, type CartSnapshotter, type CartState, type LineAdjuster, type LockedLines, type Viewer } from '../../../drawer/index.ts'
 import { CartActionError } from '../../../kernel/domain/cart-action-error.ts'
 import { giftTierOf } from '../../../kernel/domain/marks.ts'
@@ -74,6 +74,8 @@ export class CartService {
   readonly #config: ShopConfig
   readonly #now: () => Date
   readonly #hooks = new CartHooks()
+  /** States an answer was built from without an optional part the storage could not give (see `#crossSells`). */
+  readonly #partial = new WeakSet<CartState>()
   /** The settings' version of the newest read or write this service made (-1: none yet): a new cart's first guess. */
   #settingsVersion = -1
 
@@ -201,7 +203,7 @@ export class CartService {
   async storeView (view: string, state: CartState, read: CartRead, viewer: Viewer, body: string): Promise<void> {
     const snapshotter = this.#hooks.snapshotter
     if (snapshotter?.cacheable === undefined || this.#storage.saveCartView === undefined) return
-    if (state.stored === null || read.cart === null || !isGuest(viewer) || !(await snapshotter.cacheable(state))) return
+    if (state.stored === null || read.cart === null || !isGuest(viewer) || this.#partial.has(state) || !(await snapshotter.cacheable(state))) return
     const versions = { catalogVersion: read.catalogVersion, settingsVersion: read.settingsVersion }
     await this.#storage.saveCartView(state.key, state.stored.version, view, snapshotStamp(`${view}/${snapshotter.key()}`, versions), body, versions)
   }
@@ -695,16 +697,29 @@ export class CartService {
   #priced (key: string, stored: StoredCart | null, products: Map<number, Product>, coupons: Map<string, Coupon>, ids: Set<number>, viewer: Viewer): CartState {
     const priced = priceCart(stored?.data ?? EMPTY, products, coupons, this.#config, this.#now(), viewer, this.tierAdjuster(viewer), this.lineAdjuster(viewer))
     let crossSells: Promise<Product[]> | undefined
-    return { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(priced, ids)) }
+    const state: CartState = { key, stored, priced, hash: cartHash(priced), crossSells: () => (crossSells ??= this.#crossSells(state, priced, ids)) }
+    return state
   }
 
-  async #crossSells (priced: PricedCart, inCart: Set<number>): Promise<Product[]> {
+  /**
+   * The cart's cross-sells: an optional part of an answer, read after the cart. When the storage cannot answer (the
+   * database gone after a write committed), they are left out and the state is marked partial (`storeView` keeps no
+   * view of it): an answer without them beats a 5xx for a change that was made.
+   */
+  async #crossSells (state: CartState, priced: PricedCart, inCart: Set<number>): Promise<Product[]> {
     const wanted = new Set<number>()
     for (const { parent } of priced.lines) {
       for (const id of parent.crossSellIds) if (!inCart.has(id)) wanted.add(id)
     }
     if (wanted.size === 0) return []
-    const found = await this.#storage.getProducts([...wanted])
+    let found: Map<number, Product>
+    try {
+      found = await this.#storage.getProducts([...wanted])
+    } catch (error) {
+      if (!isStorageUnavailable(error)) throw error
+      this.#partial.add(state)
+      return []
+    }
     return [...wanted].map((id) => found.get(id)).filter((product): product is Product =>
       product !== undefined && product.status === 'publish' && product.catalogVisibility !== 'hidden')
   }
