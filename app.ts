@@ -33,7 +33,10 @@ export interface AppOptions {
   rateLimitMultiplier?: number
   /** Login throttling (hosts/reference-shop/auth/login-limit.ts, `DEFAULT_LOGIN_LIMITS`): each part given replaces the default's. */
   loginLimits?: Partial<LoginLimits>
-  /** A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). */
+  /**
+   * A rate counter slower than this refuses limited routes with 503 (default 250 ms, design §3.5). A counter with a
+   * per-instance fallback (`withFallbackCounter`, 200 ms) answers from the fallback before: keep this above its timeout.
+   */
   rateCounterTimeoutMs?: number
   /** Replaces named Store API rate limits (coupon, checkout, newCart: hosts/reference-shop/store-api/rate-limits.ts). */
   storeApiRateLimits?: Partial<ShopRateLimits>

@@ -20,6 +20,11 @@ export interface ServerEnv {
    * The alternative to REDIS_URL: setting both is refused.
    */
   redisClusterNodes: string[] | null
+  /**
+   * SVC_INSTANCES: how many instances serve the shop (default 1). While Redis does not answer, each counts the rate
+   * limits in its own memory and allows `ceil(limit / instances)` of each, so the shop as a whole stays within it.
+   */
+  instances: number
   logLevel: string
   /** LOG_FORMAT: `pretty` (the default on a terminal) or `json` (the default otherwise). */
   logFormat: LogFormat
@@ -166,6 +171,11 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env, terminal = proces
       problems.push(`REDIS_CLUSTER_NODES: ${(error as Error).message}`)
     }
   }
+  const instancesText = text('SVC_INSTANCES') ?? '1'
+  const instances = Number(instancesText)
+  if (!/^\d+$/.test(instancesText) || !Number.isSafeInteger(instances) || instances < 1) {
+    problems.push(`SVC_INSTANCES must be a whole number of instances, at least 1, got "${instancesText}"`)
+  }
   const allowedOrigins = list('SVC_ALLOWED_ORIGINS')
   for (const origin of allowedOrigins) {
     let valid = false
@@ -223,6 +233,7 @@ export function readEnv (env: NodeJS.ProcessEnv = process.env, terminal = proces
     databaseUrl: databaseUrl ?? null,
     redisUrl: redisUrl ?? null,
     redisClusterNodes: redisClusterNodes.length > 0 ? redisClusterNodes : null,
+    instances,
     logLevel,
     logFormat: logFormat as LogFormat,
     allowedOrigins,

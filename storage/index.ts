@@ -5,14 +5,15 @@ import { createPostgresStorage } from './postgres/index.ts'
 import { createRedisRateCounter, createRedisViewCache } from './redis/index.ts'
 import { createMemoryViewCache } from './memory/index.ts'
 import { withCartViewCache } from './cached-storage.ts'
+import { withFallbackCounter, type FallbackCounterOptions } from './fallback-rate-counter.ts'
 import type { SqlStorage } from './sql/sql-storage.ts'
 import type { RateCounter, Storage } from './contract/index.ts'
 
 export type * from './contract/index.ts'
 export { isStorageUnavailable, OrderConflictError, StaleReadError, StorageUnavailableError } from './contract/index.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
-export { createMemoryViewCache, createRedisViewCache, withCartViewCache }
-export type { MemoryStorageOptions, PgliteStorageOptions }
+export { createMemoryViewCache, createRedisViewCache, withCartViewCache, withFallbackCounter }
+export type { FallbackCounterOptions, MemoryStorageOptions, PgliteStorageOptions }
 
 /**
  * The embedded PGlite database. `@electric-sql/pglite` (its WebAssembly PostgreSQL) is imported on the first call,
@@ -51,11 +52,24 @@ export async function createStorage ({ databaseUrl, dataDir, redisUrl = null, re
   return withCartViewCache(storage, shared ?? createMemoryViewCache(), options)
 }
 
-/** Redis when a URL is given, a Redis Cluster when its nodes are, else in-process counters (one instance only). */
-export function createRateCounter ({ redisUrl, redisClusterNodes }: { redisUrl: string | null, redisClusterNodes?: readonly string[] | null }): RateCounter {
+/**
+ * Redis when a URL is given, a Redis Cluster when its nodes are, else in-process counters (one instance only). Redis
+ * comes with a fallback in this process's memory (`withFallbackCounter`): while Redis fails or does not answer, the
+ * limits are counted per instance, each of the `instances` serving the shop allowing `ceil(limit / instances)`, and
+ * shared again once Redis answers.
+ */
+export function createRateCounter ({ redisUrl, redisClusterNodes, instances = 1, fallback = {} }: {
+  redisUrl: string | null
+  redisClusterNodes?: readonly string[] | null
+  /** The instances serving the shop (`SVC_INSTANCES`). */
+  instances?: number
+  /** The fallback's timing (its timeout, its probe interval). */
+  fallback?: Omit<FallbackCounterOptions, 'instances'>
+}): RateCounter {
   if (redisUrl && redisClusterNodes) throw new TypeError('give either a Redis url or Redis Cluster nodes, not both')
-  if (redisClusterNodes) return createRedisRateCounter({ clusterNodes: redisClusterNodes })
-  return redisUrl ? createRedisRateCounter({ url: redisUrl }) : createMemoryRateCounter()
+  if (!redisUrl && !redisClusterNodes) return createMemoryRateCounter()
+  const redis = createRedisRateCounter(redisClusterNodes ? { clusterNodes: redisClusterNodes } : { url: redisUrl! })
+  return withFallbackCounter(redis, createMemoryRateCounter(), { ...fallback, instances })
 }
 export { SqlStorage } from './sql/sql-storage.ts'
 export { migrate, migrateStorage, migrations, SCHEMA_LOCK_KEY, type Migration } from './sql/migrations.ts'

@@ -566,4 +566,18 @@ export interface RateCounter extends Lifecycle {
   peek (key: string, windowMs: number): Promise<RateHit>
   /** Closes the current window of `key`, if any: the next `hit` counts 1. */
   reset (key: string, windowMs: number): Promise<void>
+  /**
+   * How the counts are kept now, on a counter that falls back to counting in this process while its shared store does
+   * not answer (storage's `withFallbackCounter`): `shared` (one count for every instance) or `per_instance`. Absent on
+   * the others.
+   */
+  counting? (): RateCounting
+  /**
+   * Calls `listener` at each change of `counting()`, with the failure that made the counter fall back; returns the
+   * function that stops it. Present with `counting`.
+   */
+  onCountingChange? (listener: (counting: RateCounting, cause?: unknown) => void): () => void
 }
+
+/** Where a rate counter keeps its counts now: shared by every instance, or in this process only. */
+export type RateCounting = 'shared' | 'per_instance'

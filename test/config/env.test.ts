@@ -49,6 +49,15 @@ test('allowed origins and trusted proxy ranges are comma-separated and checked a
   t.throws(() => readEnv({ SVC_TRUSTED_PROXY_CIDRS: 'proxy.example' }), EnvError)
 })
 
+test('SVC_INSTANCES: the instances serving the shop, 1 unless set, a whole number from 1', async (t) => {
+  t.equal(readEnv({}).instances, 1)
+  t.equal(readEnv({ SVC_INSTANCES: '4' }).instances, 4)
+  t.equal(readEnv({ SVC_INSTANCES: ' 12 ' }).instances, 12)
+  for (const bad of ['0', '-2', '1.5', 'two', '1e3']) {
+    t.ok(problemsOf({ SVC_INSTANCES: bad }).includes(`SVC_INSTANCES must be a whole number of instances, at least 1, got "${bad}"`), `"${bad}" is refused`)
+  }
+})
+
 const OWN_SECRET = 'a-secret-of-this-shop-only-0123456789abcdef'
 
 test('production (NODE_ENV=production): no demo data, a secret of its own, no published password', async (t) => {

@@ -40,5 +40,15 @@ test('one Redis or one cluster, never both', async (t) => {
   t.throws(() => createRateCounter({ redisUrl: 'redis://127.0.0.1:6379', redisClusterNodes: ['127.0.0.1:7001'] }), TypeError)
   const memory = createRateCounter({ redisUrl: null, redisClusterNodes: null })
   t.equal(memory.name, 'memory', 'neither: in-process counters')
+  t.equal(memory.counting, undefined, 'in-process counters have no fallback: they are per instance already')
   await memory.close()
+})
+
+test('a Redis or Redis Cluster counter comes with its per-instance fallback', async (t) => {
+  for (const options of [{ redisUrl: 'redis://127.0.0.1:1' }, { redisUrl: null, redisClusterNodes: ['127.0.0.1:1'] }]) {
+    const counter = createRateCounter({ ...options, instances: 3 })
+    t.equal(counter.name, 'redis')
+    t.equal(counter.counting?.(), 'shared', 'counting in Redis until it fails')
+    await counter.close()
+  }
 })

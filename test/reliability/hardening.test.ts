@@ -147,7 +147,7 @@ test('hardening', { timeout: 110_000 }, async (t) => {
     const { app: failing } = await buildSecurityApp(t, { storage, rateCounter: broken })
     broken.broken = true
     const down = await failing.inject({ method: 'POST', url: '/account/login', payload: USERS.shopper })
-    t.equal(down.statusCode, 503, 'a counter store that is down refuses logins (fail closed)')
+    t.equal(down.statusCode, 503, 'a counter without a fallback whose store is down refuses logins (fail closed)')
     t.equal(down.json().code, 'svc_rate_limit_unavailable', 'svc_rate_limit_unavailable')
   })
 })

@@ -18,7 +18,10 @@ export interface SecurityPluginOptions {
   allowedOrigins?: readonly string[]
   /** Default value of the filter `svc_rest_trusted_proxy_cidrs`. */
   trustedProxyCidrs?: readonly string[]
-  /** A counter store slower than this refuses limited routes with 503 (design §3.5). */
+  /**
+   * A counter slower than this refuses limited routes with 503 (design §3.5); one with a per-instance fallback answers
+   * from it before (its timeout is shorter).
+   */
   counterTimeoutMs?: number
   /** Multiplies every rate limit (benchmarks only; 1 in production). */
   rateLimitMultiplier?: number

@@ -19,8 +19,8 @@ import type { RateCounter, RateHit } from '../../../storage/contract/index.ts'
  * A refused attempt is answered 429 `svc_rate_limit_exhausted` with `Retry-After`, at once, before the password is
  * checked: no request is held open (a delay that sleeps would hold the server's connections for the attacker), and a
  * refused attempt learns nothing. The answers are the same whether the account exists or not. The counters are the
- * service's (Redis in production, shared by every instance); a counter store that does not answer refuses logins
- * (fail closed) with 503.
+ * service's (Redis in production, shared by every instance, counted per instance while Redis does not answer); a
+ * counter that fails or does not answer refuses logins (fail closed) with 503.
  */
 export interface LoginLimits {
   /** Attempts per client address from clients without a known-device cookie, whatever their outcome. */

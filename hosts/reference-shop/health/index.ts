@@ -26,8 +26,22 @@ async function probe (check: () => Promise<void>, timeoutMs: number): Promise<'o
   }
 }
 
-/** `GET /healthz` (the process answers) and `GET /readyz` (storage and rate counters answer). */
+/**
+ * `GET /healthz` (the process answers) and `GET /readyz` (storage and rate counters answer). A rate counter that falls
+ * back to counting per instance while its shared store does not answer (`withFallbackCounter`) keeps `/readyz` at 200:
+ * its check says `degraded`, with `counting: 'per_instance'`. Each switch is logged once: a warning when the fallback
+ * takes over, an info line when the shared store counts again.
+ */
 export const healthPlugin = fp<HealthPluginOptions>(async (fastify, { storage, rateCounter, timeoutMs = 1000 }) => {
+  const stopWatching = rateCounter.onCountingChange?.((counting, cause) => {
+    if (counting === 'per_instance') {
+      fastify.log.warn({ err: cause, backend: rateCounter.name }, 'rate counter store does not answer: rate limits are counted per instance until it does')
+    } else {
+      fastify.log.info({ backend: rateCounter.name }, 'rate counter store answers again: rate limits are shared again')
+    }
+  })
+  if (stopWatching !== undefined) fastify.addHook('onClose', async () => stopWatching())
+
   fastify.get('/healthz', {
     schema: { tags: ['health'], operationId: 'healthz', summary: 'Liveness: the process answers', security: PUBLIC_SECURITY, response: { 200: HealthSchema } }
   }, async () => ({ status: 'ok' }))
@@ -46,9 +60,14 @@ export const healthPlugin = fp<HealthPluginOptions>(async (fastify, { storage, r
     ])
     const ready = storageState === 'ok' && counterState === 'ok'
     reply.code(ready ? 200 : 503)
+    // Read after the ping, which may have found the shared store gone or back.
+    const counting = rateCounter.counting?.()
+    const counter = counting === undefined
+      ? { backend: rateCounter.name, status: counterState }
+      : { backend: rateCounter.name, status: counterState === 'ok' && counting === 'per_instance' ? 'degraded' as const : counterState, counting }
     return {
       status: ready ? 'ready' : 'unavailable',
-      checks: { storage: { backend: storage.name, status: storageState }, rate_counter: { backend: rateCounter.name, status: counterState } }
+      checks: { storage: { backend: storage.name, status: storageState }, rate_counter: counter }
     }
   })
 }, { name: 'health', fastify: '5.x' })

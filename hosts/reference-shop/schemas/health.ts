@@ -13,13 +13,23 @@ const CheckSchema = Type.Object({
   status: Type.Enum(['ok', 'unavailable'])
 })
 
+const RateCounterCheckSchema = Type.Object({
+  backend: Type.String({ description: 'Which implementation counts, e.g. `redis`, `memory`.' }),
+  status: Type.Enum(['ok', 'degraded', 'unavailable'], {
+    description: '`degraded`: the shared store (Redis) does not answer and the limits are counted per instance, each allowing `ceil(limit / SVC_INSTANCES)`; the service is ready.'
+  }),
+  counting: Type.Optional(Type.Enum(['shared', 'per_instance'], {
+    description: 'Where the counts are kept now, on a counter with a per-instance fallback (Redis): `shared` by every instance, or `per_instance` while Redis does not answer.'
+  }))
+})
+
 export const ReadinessSchema = Type.Object({
   status: Type.Enum(['ready', 'unavailable']),
   checks: Type.Object({
     storage: CheckSchema,
-    rate_counter: CheckSchema
+    rate_counter: RateCounterCheckSchema
   })
-}, { title: 'Readiness', description: 'Whether storage and the rate counters answer: 200 when both do, else 503.' })
+}, { title: 'Readiness', description: 'Whether storage and the rate counters answer: 200 when both do (the rate counters may be degraded: counting per instance), else 503.' })
 export type ReadinessBody = Static<typeof ReadinessSchema>
 
 /** `/readyz` with 503: not ready, or an error of a hook (in the WordPress shape) that answered first. */

@@ -14,7 +14,8 @@ import { cookieCartKey } from '../session/store-api-session.ts'
  * scope counts it, before the body is read and before anything is changed, in the service's rate counter (Redis in
  * production, so every instance shares the counts), and answers as `svc/v1` does: `X-RateLimit-Limit` and
  * `X-RateLimit-Remaining` on counted requests, 429 `svc_rate_limit_exhausted` with `Retry-After` past the limit, and
- * 503 `svc_rate_limit_unavailable` when the counter store fails or is slow (fail closed). Every attempt is counted,
+ * 503 `svc_rate_limit_unavailable` when the counter fails or is slow (fail closed; the production counter does neither
+ * while Redis is down: it counts per instance, `withFallbackCounter`). Every attempt is counted,
  * whatever its outcome. Besides the named limits, every write that starts a new cart counts against `newCart`, per
  * client IP: a write naming no cart (no valid Cart-Token, no cart cookie, no logged-in user), or one whose token or
  * cookie names a cart that is not stored yet (a `GET cart` or a page's nonce hands out both for a cart it does not

@@ -12,7 +12,8 @@ import { asGuest, expectErrorShape, newCartToken, svcInject } from '../../helper
 /**
  * The rate counter on a Redis Cluster (three masters with a replica each, `scripts/redis-cluster.sh`): the same
  * contract as on one Redis, counters spread over the masters, and a master killed while an app answers a limited
- * route: the route fails closed (503) while the master's slots have no server, and counts again once its replica
+ * route: on the bare counter (without the per-instance fallback `createRateCounter` adds) the route fails closed
+ * (503) while the master's slots have no server, and counts again once its replica
  * has taken over, with no restart. Runs only where REDIS_CLUSTER_NODES is set (the "redis cluster" step of .ci/run),
  * one file at a time: the failover changes which node is a master.
  */

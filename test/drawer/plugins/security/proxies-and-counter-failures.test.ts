@@ -2,7 +2,7 @@ import { test, type Test } from 'tap'
 import type { SvcRouteSpec } from '../../../../drawer/plugins/security/index.ts'
 import { SVC_ROUTES } from '../../../helpers/routes.ts'
 import { createMemoryRateCounter } from '../../../../storage/memory/index.ts'
-import { createRedisRateCounter } from '../../../../storage/redis/index.ts'
+import { createRateCounter, withFallbackCounter } from '../../../../storage/index.ts'
 import { startSilentServer } from '../../../helpers/rate-counter-backends.ts'
 import {
   asAdmin, asGuest, breakableCounter, buildSecurityApp, createSecurityStorage, credentialsFor, expectError,
@@ -18,7 +18,7 @@ function expectLimiterUnavailable (t: Test, response: Awaited<ReturnType<typeof 
   t.match(response.headers['retry-after'], /^[1-9]\d*$/, `${what}: Retry-After in whole seconds`)
 }
 
-test('trusted proxies, a bad proxy list and an unavailable counter store (design §3.5)', async (t) => {
+test('trusted proxies, a bad proxy list and a counter store that fails (design §3.5)', async (t) => {
   const storage = await createSecurityStorage(t)
   let time = 1_700_000_000_000
   const counter = createMemoryRateCounter({ now: () => time })
@@ -111,33 +111,69 @@ test('trusted proxies, a bad proxy list and an unavailable counter store (design
     }
   })
 
-  t.test('Redis unreachable (nothing listens on the port): 503 on limited rows, other rows unaffected', { timeout: 60_000 }, async (t) => {
-    const dead = createRedisRateCounter({ url: 'redis://127.0.0.1:1', keyPrefix: 'test:rl:dead:' })
+  // What server.ts builds from REDIS_URL: the Redis counter with its per-instance fallback (storage's createRateCounter).
+  t.test('Redis unreachable (nothing listens on the port): limited rows count per instance, other rows unaffected', { timeout: 60_000 }, async (t) => {
+    const dead = createRateCounter({ redisUrl: 'redis://127.0.0.1:1', instances: 2 })
     t.teardown(() => dead.close())
-    const { app: down } = await buildSecurityApp(t, { storage, rateCounter: dead })
+    const { app: down } = await buildSecurityApp(t, { storage, rateCounter: dead, rateCounterTimeoutMs: 250 })
     for (const spec of LIMITED) {
       const headers = credentialsFor(spec, { cartToken, admin })
-      expectLimiterUnavailable(t, await svcInject(down, spec, { headers, payload: {} }), label(spec))
-      expectLimiterUnavailable(t, await svcInject(down, spec, { headers, payload: {} }), `${label(spec)} again (no hang once known down)`)
+      for (const what of [label(spec), `${label(spec)} again`]) {
+        const response = await svcInject(down, spec, { headers, payload: {} })
+        expectThrough(t, response, spec, what)
+        t.ok(response.headers['x-ratelimit-limit'] !== undefined, `${what}: counted (X-RateLimit-Limit ${String(response.headers['x-ratelimit-limit'])})`)
+      }
     }
     for (const spec of UNLIMITED) {
       expectThrough(t, await svcInject(down, spec, { headers: credentialsFor(spec, { cartToken, admin }) }), spec, `${label(spec)} (not limited)`)
     }
+    t.equal(dead.counting!(), 'per_instance', 'counted in this process')
   })
 
-  t.test('Redis that accepts connections and never answers: 503 on a limited row, not a hang', { timeout: 60_000 }, async (t) => {
+  t.test('Redis that accepts connections and never answers: a limited row counts per instance, not a hang, not a 503', { timeout: 60_000 }, async (t) => {
     const silent = await startSilentServer()
     t.teardown(() => silent.close())
-    const hung = createRedisRateCounter({ url: silent.url, keyPrefix: 'test:rl:hung:' })
+    const hung = createRateCounter({ redisUrl: silent.url })
     t.teardown(() => hung.close())
-    const { app: stalled } = await buildSecurityApp(t, { storage, rateCounter: hung })
+    // Production's budget for a counter: the fallback's own timeout ends first.
+    const { app: stalled } = await buildSecurityApp(t, { storage, rateCounter: hung, rateCounterTimeoutMs: 250 })
     const limited = LIMITED.find((spec) => spec.access === 'cart')!
     const unlimited = UNLIMITED.find((spec) => spec.access === 'cart')!
-    expectLimiterUnavailable(t, await svcInject(stalled, limited, { headers: asGuest(cartToken), payload: {} }), label(limited))
+    const response = await svcInject(stalled, limited, { headers: asGuest(cartToken), payload: {} })
+    expectThrough(t, response, limited, label(limited))
+    expectRateHeaders(t, response, limited.rateLimit!.max, limited.rateLimit!.max - 1, `${label(limited)}: counted here`)
     expectThrough(t, await svcInject(stalled, unlimited, { headers: asGuest(cartToken) }), unlimited, `${label(unlimited)} (not limited)`)
   })
 
-  t.test('a counter store that fails and comes back: recovery without a restart', async (t) => {
+  t.test('a counter store that fails and comes back: counted per instance meanwhile, shared again without a restart', async (t) => {
+    const inner = createMemoryRateCounter()
+    const flaky = breakableCounter(inner)
+    let now = 0
+    const counter = withFallbackCounter(flaky, createMemoryRateCounter(), { probeIntervalMs: 1000, now: () => now })
+    t.teardown(() => counter.close())
+    const { app: recovering } = await buildSecurityApp(t, { storage, rateCounter: counter })
+    for (const spec of LIMITED) {
+      const send = () => svcInject(recovering, spec, { headers: credentialsFor(spec, { cartToken, admin }), payload: {} })
+      const max = spec.rateLimit!.max
+      expectThrough(t, await send(), spec, `${label(spec)} before the outage`)
+      flaky.broken = true
+      const during = await send()
+      expectThrough(t, during, spec, `${label(spec)} during the outage`)
+      expectRateHeaders(t, during, max, max - 1, `${label(spec)} during the outage: counted in this process`)
+      const unlimited = UNLIMITED.find((row) => row.access === spec.access)!
+      expectThrough(t, await svcInject(recovering, unlimited, { headers: credentialsFor(unlimited, { cartToken, admin }) }), unlimited, `${label(unlimited)} during the outage`)
+      flaky.broken = false
+      now += 1000
+      await counter.ping() // the probe: the store answers again
+      t.equal(counter.counting!(), 'shared', `${label(spec)}: the store counts again`)
+      const after = await send()
+      expectThrough(t, after, spec, `${label(spec)} after the outage`)
+      expectRateHeaders(t, after, max, max - 2, `${label(spec)}: counted in the store again, which missed the outage's request`)
+    }
+  })
+
+  // A counter with no fallback (a host passing createRedisRateCounter itself): the limits cannot count, so they refuse.
+  t.test('a counter without a fallback whose store fails: 503 on limited rows (fail closed), recovery without a restart', async (t) => {
     const inner = createMemoryRateCounter()
     const flaky = breakableCounter(inner)
     t.teardown(() => flaky.close())

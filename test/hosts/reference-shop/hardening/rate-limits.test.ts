@@ -160,7 +160,8 @@ test('checkout is limited per cart and per IP', async (t) => {
   t.equal((await post(app, 'checkout', { payment_method: 'nope' }, { token: await guestCart(app) })).statusCode, 429, 'past five from the address')
 })
 
-test('a counter store that fails refuses limited requests with 503 and applies nothing', async (t) => {
+// A counter without a fallback (server.ts gives Redis one: test/app/rate-counter-fallback.test.ts).
+test('a counter without a fallback whose store fails refuses limited requests with 503 and applies nothing', async (t) => {
   const counter = createMemoryRateCounter()
   t.teardown(() => counter.close())
   let failing = false
