@@ -3,7 +3,7 @@ import type { Storage } from '../storage/contract/index.ts'
 const always = { match: 'all', conditions: [] }
 
 /**
- * The demo shop's drawer settings, so that a newcomer sees every feature of the edition at once (issue 19 §7): reward
+ * The demo shop's drawer settings, so that a newcomer sees every feature of the edition at once: reward
  * tiers (in Free the one free-shipping tier), and in Pro two add-ons, a bundle and a spotlight offer. Products are the
  * demo catalog's (seed/demo-catalog.ts).
  */

@@ -4,7 +4,7 @@ import { build, STORE_API } from '../helper.ts'
 import { newCartToken, USERS } from '../helpers/security.ts'
 
 /**
- * Issue 20, item 7: "the Store API and the login route accept 1 MiB bodies: give every route a limit fitted to what
+ * The audit found "the Store API and the login route accept 1 MiB bodies: give every route a limit fitted to what
  * it takes". The app's default is 16 KiB (Fastify's own is 1 MiB), so a route that declares nothing takes no more —
  * a host's own route included; routes that take no body (the Store API's DELETE routes) take 1 KiB; the routes that
  * take more say so (settings 64 KiB, imports and batches 256 KiB, checkout 64 KiB, adds 32 KiB). Too large: 413.

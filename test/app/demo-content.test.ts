@@ -5,7 +5,7 @@ import { build } from '../helper.ts'
 import { Shopper } from '../helpers/shopper.ts'
 
 /**
- * `npm start`'s demo (issue 19 §7): while the settings were never saved, the demo seeds the drawer's settings, so a
+ * `npm start`'s demo: while the settings were never saved, the demo seeds the drawer's settings, so a
  * newcomer sees every feature of the edition at once — reward tiers, and in Pro two add-ons, a bundle and a spotlight.
  */
 

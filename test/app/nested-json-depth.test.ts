@@ -8,7 +8,7 @@ import { asAdmin, login, newCartToken, SVC, SITE_ORIGIN, USERS } from '../helper
 import { TEA_ADMIN, TEA_SECRET, TEA_URL, teaAdminLogin } from '../port/tea-shop.ts'
 
 /**
- * Issue 20, item 4: "A 40 KB settings body with 20,000 nested arrays answers 500 (stack overflow while copying)".
+ * The audit found "A 40 KB settings body with 20,000 nested arrays answers 500 (stack overflow while copying)".
  * Every JSON body is parsed by one parser that refuses nesting deeper than 32 levels (400, `svc_invalid_json`; the
  * Store API's `rest_invalid_json`) before any route, validator, merge or copy walks it, nothing changed; the drawer's
  * own routes do so on a host of their own too (the example host, examples/memory-shop/).

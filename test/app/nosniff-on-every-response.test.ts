@@ -6,7 +6,7 @@ import { newCartToken, SITE_ORIGIN, SVC } from '../helpers/security.ts'
 import { TEA_ADMIN, TEA_SECRET, TEA_URL, teaCartToken } from '../port/tea-shop.ts'
 
 /**
- * Issue 20, item 8: "`X-Content-Type-Options: nosniff` on every response, not only HTML". Every kind of answer the
+ * The audit found "`X-Content-Type-Options: nosniff` on every response, not only HTML". Every kind of answer the
  * app gives — pages, JSON, errors, scripts, catalogs, health checks, the OpenAPI document, the classic fragments —
  * carries it, and the drawer's own routes carry it on a host of their own too.
  */

@@ -8,7 +8,7 @@ import { promisify } from 'node:util'
 import { test } from 'tap'
 
 /**
- * The package a shop installs (issue 17): `npm run build`, then what `npm pack` would put in the tarball. Both run in
+ * The package a shop installs: `npm run build`, then what `npm pack` would put in the tarball. Both run in
  * a copy of the working tree (node_modules linked), so the test neither needs the network nor touches this tree's
  * `dist/`. npm's `prepack` would run the same build; the pack runs with `--ignore-scripts` because the build's output
  * would otherwise be mixed into the JSON on stdout.

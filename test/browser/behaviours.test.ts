@@ -6,7 +6,7 @@ import {
 } from './helpers.ts'
 
 /**
- * The drawer's behaviours (issue 19, point 3) in Chromium, one test each: open on add off, undo after a remove,
+ * The drawer's behaviours in Chromium, one test each: open on add off, undo after a remove,
  * clear cart with its confirmation, the checkout and cart links, the empty cart (recommendations and "Continue
  * shopping"), the launcher hidden on listed paths and per device class, its icon, shape and size, and each of them
  * in the admin screen's live preview. Screenshots: test/browser/screenshots/behaviours-*.png; axe-core on the new UI.
@@ -57,7 +57,7 @@ const DEFAULT_BEHAVIOUR = {
 }
 const DEFAULT_LOOK = { hide_on_paths: [], hide_on_devices: [], icon: 'bag', shape: 'pill', size: 44, show_total: false }
 
-browserTest('the drawer\'s behaviours (issue 19)', async (t) => {
+browserTest('the drawer\'s behaviours', async (t) => {
   const shop = await startShop(t, { edition: 'free' })
   const browser = await launchBrowser(t)
   t.beforeEach(async () => { await configure(shop, { behaviour: DEFAULT_BEHAVIOUR, launcher: DEFAULT_LOOK }) })

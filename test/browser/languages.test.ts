@@ -7,7 +7,7 @@ import {
 } from './helpers.ts'
 
 /**
- * The drawer in each of its languages (issue 19), chosen by the page's `<html lang>`, at 390 px: its words from the
+ * The drawer in each of its languages, chosen by the page's `<html lang>`, at 390 px: its words from the
  * locale's catalog (a screenshot each, test/browser/screenshots/languages-<locale>-390.png), Arabic right to left
  * with its numbers and amounts in their own order, Japanese without a box wider than its container, the shop's own
  * text in the drawer and in the admin screen's live preview, and axe-core clean in Arabic and Japanese.

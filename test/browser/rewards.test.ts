@@ -5,7 +5,7 @@ import {
 } from './helpers.ts'
 
 /**
- * The rewards bar in the drawer (issue 19 §1), in Chromium: the sentence names the next tier and what it still
+ * The rewards bar in the drawer, in Chromium: the sentence names the next tier and what it still
  * needs, the tiers reached are listed, and crossing a threshold either way adds or takes away the reward in the
  * cart's own totals (free shipping, the discount, the gift line). Pro tiers (test/browser/helpers.ts): free
  * shipping from $100, 10 % off from $150, a free guitar pick from $200. Sunglasses (104) cost $90.

@@ -69,7 +69,7 @@ test('hardening', { timeout: 110_000 }, async (t) => {
       const { app } = await buildSecurityApp(t, { storage, ...options })
       const response = await app.inject({ method: 'POST', url: '/account/login', payload: USERS.shopper, ...request })
       t.equal(response.statusCode, 200, 'logged in')
-      // Over https the cookie is `__Host-svc_session` (issue 20, item 8).
+      // Over https the cookie is `__Host-svc_session`.
       return response.cookies.find((cookie) => cookie.name === 'svc_session' || cookie.name === '__Host-svc_session')!
     }
     const plain = await cookieOf({})

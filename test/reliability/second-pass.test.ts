@@ -4,7 +4,7 @@ import { build, STORE_API } from '../helper.ts'
 import { login, newCartToken, SITE_ORIGIN, SVC, USERS } from '../helpers/security.ts'
 
 /**
- * Issue 20's second pass: requests an attacker would try after the audit's list, kept as tests so that what held
+ * The audit's second pass: requests an attacker would try after the audit's list, kept as tests so that what held
  * keeps holding. Tokens, sessions, nonces, origins, input, authorization and headers; each names what it tries.
  */
 

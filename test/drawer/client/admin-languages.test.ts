@@ -8,7 +8,7 @@ import { ADMIN_PAGE, logInOnAdminPage, saveAndWait, status } from '../../browser
 import { ADMIN, browserTest, launchBrowser, newPage, PRO_WIDGET_SETTINGS, screenshot, seriousAxeViolations, startShop } from '../../browser/helpers.ts'
 
 /**
- * The admin screens in the shop's language and in a manager's own (issue 19): German as the shop's `language.locale`,
+ * The admin screens in the shop's language and in a manager's own: German as the shop's `language.locale`,
  * Arabic by `?lang=ar` (right to left, the layout mirrored), each with a screenshot at desktop width
  * (test/browser/screenshots/admin-languages-<locale>.png) and axe-core clean; amounts and dates with Intl in the
  * screens' language; and every text of the settings and analytics screens from the catalog: drawn with a catalog

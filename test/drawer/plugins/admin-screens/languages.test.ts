@@ -11,7 +11,7 @@ import { login, USERS } from '../../../helpers/security.ts'
 import { createTestPgliteStorage } from '../../../helpers/pglite.ts'
 
 /**
- * The admin pages' language (issue 19): the shop's `language.locale`, or the manager's `?lang=`; the page's
+ * The admin pages' language: the shop's `language.locale`, or the manager's `?lang=`; the page's
  * `<html lang dir>` and the words the server writes from the admin catalogs; the other catalogs served for the script.
  */
 

@@ -10,7 +10,7 @@ import {
 } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 3: an IPv6 client holds a whole /64 (a home, a host) and changes its address within it for free, so
+ * An IPv6 client holds a whole /64 (a home, a host) and changes its address within it for free, so
  * every rate limit — `svc/v1`, the Store API, login — counts an IPv6 client per /64, an IPv4 client per address and an
  * IPv4-mapped IPv6 address as its IPv4 address, through one function (`addressBucket` of the security plugin), behind
  * trusted proxies too.

@@ -55,7 +55,7 @@ test('trusted proxies, a bad proxy list and a counter store that fails (design Â
         await step('192.0.2.1', '198.51.100.9', max - 2, 'the same untrusted peer claiming another client')
         await step('192.0.2.1', null, max - 3, 'the same untrusted peer without X-Forwarded-For')
         await step('2001:db8:0:1::1', '198.51.100.7', max - 1, 'an untrusted IPv6 peer')
-        await step('2001:db8::1', '198.51.100.7', max - 3, 'an untrusted IPv6 peer in C\'s /64: counted with C (issue 20)')
+        await step('2001:db8::1', '198.51.100.7', max - 3, 'an untrusted IPv6 peer in C\'s /64: counted with C')
       })
     }
   })

@@ -37,7 +37,7 @@ const SPEC_TABLE: Array<[string, 'free' | 'pro', 'cart' | 'admin' | 'public', st
   ['POST /spotlight/add', 'pro', 'cart', '20/min', 16 * KiB],
   ['POST /analytics/events', 'pro', 'cart', '60/min', 32 * KiB],
   ['GET /analytics/summary', 'pro', 'admin', null, null],
-  // Beyond §4.2: the CSV export of issue 19 (point 5), an admin read like the summary.
+  // Beyond §4.2: the analytics CSV export, an admin read like the summary.
   ['GET /analytics/export', 'pro', 'admin', null, null],
   ['DELETE /analytics/reset', 'pro', 'admin', '5/hour', 16 * KiB],
   ['GET /products/search', 'pro', 'admin', null, null],

@@ -4,7 +4,7 @@ import type { NewOrder } from '../../../../kernel/domain/types.ts'
 import { adminRequest, BLUE_LARGE, currentSettings, errorData, onEveryBackend, Shopper, withSettings, type Json } from './helpers.ts'
 
 /**
- * Issue 19 point 4: recommendations list only what `POST recommendations/add` accepts, add the least quantity the
+ * Recommendations list only what `POST recommendations/add` accepts, add the least quantity the
  * product's rules allow, take rules (conditions) and fall back from cross-sells to the cart's categories to the best
  * sellers of placed orders, at most `limit`; on the demo catalog (seed/demo-catalog.ts).
  */

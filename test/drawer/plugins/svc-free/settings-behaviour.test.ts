@@ -4,7 +4,7 @@ import { createTestPgliteStorage } from '../../../helpers/pglite.ts'
 import { adminRequest, buildFreeApp, currentSettings, errorData, Shopper } from './helpers.ts'
 
 /**
- * The settings' `behaviour` section and the launcher's look (issue 19, point 3): defaults that keep the drawer as it
+ * The settings' `behaviour` section and the launcher's look: defaults that keep the drawer as it
  * was, good values saved, bad ones refused with every problem listed and nothing saved (a link that is neither http(s)
  * nor a path of the site, an unknown device class, too many paths, a circle with a total…), and the values reaching
  * the storefront page and the Store API cart.

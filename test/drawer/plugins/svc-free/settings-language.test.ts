@@ -4,7 +4,7 @@ import { createTestPgliteStorage } from '../../../helpers/pglite.ts'
 import { adminRequest, buildFreeApp, currentSettings, errorData } from './helpers.ts'
 
 /**
- * The settings' `language` section (issue 19): the shop's locale from the supported list, and its own texts, each a
+ * The settings' `language` section: the shop's locale from the supported list, and its own texts, each a
  * known message, valid ICU and with the catalog's placeholders; a bad one refused with every problem listed and
  * nothing saved. The storefront page carries the locale, the catalogs' URL and the texts compiled.
  */

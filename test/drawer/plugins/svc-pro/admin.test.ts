@@ -4,7 +4,7 @@ import { asAdmin, asGuest, expectError, expectNoStore, login } from '../../../he
 import { adminRequest, all, any, condition, errorData, onEveryBackend, Shopper, svcRequest, USD, type Json } from './helpers.ts'
 
 /**
- * The admin pickers of the Pro edition (issue 7 §1, §7; design §3.7): `GET conditions/types` (the condition engine's
+ * The admin pickers of the Pro edition (design §3.7): `GET conditions/types` (the condition engine's
  * types, operators and value schemas), the settings that hold conditions validated with those schemas, and
  * `GET products/search?q&limit` over every status, type and visibility.
  */

@@ -4,7 +4,7 @@ import { adminRequest, all, buildProApp, condition, configure, onEveryBackend, S
 
 /**
  * `GET drawer-data` in the Pro edition (design §3.7: by default every section the edition has) and the Pro paths in
- * the Free edition (issue 7: they answer 404).
+ * the Free edition (they answer 404).
  */
 
 /** Every Pro row of specification §4.2, with what a request of its access group sends. */

@@ -8,7 +8,7 @@ import { appBackends } from '../../../helpers/storage-backends.ts'
 import { buildProApp, Shopper, type Json } from './helpers.ts'
 
 /**
- * Issue 19 §1's property: over random reward settings and random carts, the meter's `reached`, the drawer's rewards
+ * The property: over random reward settings and random carts, the meter's `reached`, the drawer's rewards
  * (and the sentence the drawer writes from them), the Store API's `total_shipping`, its discounts and the gift lines
  * always agree, and every tier is reached exactly when an independent reading of the Store API cart says its
  * threshold is met — so crossing a threshold either way adds or removes the reward.

@@ -4,7 +4,7 @@ import { buildLoggedApp } from '../store-api-extension/helpers.ts'
 import { Shopper, type Json } from '../../../helpers/shopper.ts'
 
 /**
- * Issue 19: a reward that cannot be given for a cart grants nothing and is logged once. Here the gift (T-Shirt, 107)
+ * A reward that cannot be given for a cart grants nothing and is logged once. Here the gift (T-Shirt, 107)
  * sells out after the tier was saved: a cart over the threshold gets no gift line, the tier is not shown as reached,
  * and the warning is written once however many carts meet it.
  */

@@ -3,7 +3,7 @@ import { expectNoStore } from '../../../helpers/security.ts'
 import { adminRequest, configure, errorData, keysOf, onEveryBackend, Shopper, USD, type Json } from './helpers.ts'
 
 /**
- * Reward tiers (issue 19 §1): thresholds set in the settings that the platform's totals apply — free shipping, a
+ * Reward tiers: thresholds set in the settings that the platform's totals apply — free shipping, a
  * percent or fixed discount listed as a system reward, a free gift as a locked line at zero — and that
  * `GET shipping-meter`, the drawer's cart state and the Store API report from one evaluation.
  * Demo prices (before 10 % tax): Beanie (101) 1800 on sale, Sticker Pack (117) 500, Guitar Pick (118) 200,

@@ -5,7 +5,7 @@ import {
 } from './helpers.ts'
 
 /**
- * `GET svc/v1/smart-addons` and `POST svc/v1/smart-addons/toggle` (issue 7 §3; design §3.7): add-ons offered while
+ * `GET svc/v1/smart-addons` and `POST svc/v1/smart-addons/toggle` (design §3.7): add-ons offered while
  * their conditions hold, added as locked lines (`optional_locked_keys` / `optionalLockedKeys`) that only the toggle
  * changes, and removed on the next cart change once their conditions stop holding or the add-ons are switched off.
  * Demo prices: Beanie (101) 1800, Belt (102) 5500, Cap (103) 1800, Sunglasses (104) 9000, Long Sleeve Tee (108)

@@ -5,7 +5,7 @@ import {
 } from './helpers.ts'
 
 /**
- * The spotlight (issue 7 §5; design §3.7): one featured offer, shown in `GET drawer-data?fields=spotlight` while it
+ * The spotlight (design §3.7): one featured offer, shown in `GET drawer-data?fields=spotlight` while it
  * is enabled and its conditions hold for the cart, the visitor and the app's clock, and added by
  * `POST spotlight/add {product_id}`; anything else is 400 `svc_spotlight_unavailable`. The app's clock starts on
  * Wednesday 3 June 2026 at noon UTC. Sunglasses (104): 9000.

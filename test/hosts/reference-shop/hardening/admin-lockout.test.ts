@@ -6,7 +6,7 @@ import type { RateCounter } from '../../../../storage/contract/index.ts'
 import { buildSecurityApp, createSecurityStorage, expectErrorShape, HOUR, MINUTE, USERS } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 2: once the per-account login limit was spent, the right password got 429 too, so ten requests a
+ * Once the per-account login limit was spent, the right password got 429 too, so ten requests a
  * minute from anywhere kept the shop manager out; and trusted proxies given as the plugin option alone made every
  * client share the proxy's login budget. Now (hosts/reference-shop/auth/login-limit.ts): a growing wait per account and
  * client, a budget per account for unknown clients only, a known-device cookie and known networks that pass it, and

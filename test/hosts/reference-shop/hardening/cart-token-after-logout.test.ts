@@ -5,7 +5,7 @@ import { build, createStorage, SITE_URL, STORE_API, SVC, type Backend } from '..
 import { cartKeyOf, login, logout, USERS, type Login } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 1: a Cart-Token of a logged-in user's cart is accepted only together with that user's session. After
+ * A Cart-Token of a logged-in user's cart is accepted only together with that user's session. After
  * logout the token neither reads nor writes the saved cart, another logged-in user presenting it does not take the
  * cart over, and the owner's next login finds the cart as they left it. The same holds for the classic session's cart
  * cookie, and on the drawer's routes (`svc/v1`) as on the Store API.

@@ -4,7 +4,7 @@ import { build, STORE_API } from '../../../helper.ts'
 import { USERS } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 8: "cookies use the `__Host-` prefix when served over https". Over https the platform's cookies (the
+ * The audit found "cookies use the `__Host-` prefix when served over https". Over https the platform's cookies (the
  * classic cart session and the login session) are `__Host-` cookies — Secure, Path=/, no Domain, so no other
  * subdomain and no plain-http page can set or replace them — and a cookie of the plain name is not believed there.
  * Over http (the local demo) the names stay as they are (every other test runs so).

@@ -6,7 +6,7 @@ import { STORE_API } from '../../../helpers/app.ts'
 import { buildSecurityApp, cartKeyOf, createSecurityStorage, expectErrorShape, HOUR, newCartToken, SVC } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 3: a Cart-Token — the per-visitor key of the `svc/v1` limits — costs one `GET` to renew, and a
+ * A Cart-Token — the per-visitor key of the `svc/v1` limits — costs one `GET` to renew, and a
  * `svc/v1` write with a fresh one started a stored cart outside the Store API's limit on new carts. The drawer's
  * writes that start a cart now count against the same `newCart` limit per client (IPv6 per /64), so rotating
  * visitors buys no more carts, nor more requests, than the Store API allows.

@@ -4,13 +4,13 @@ import { hashPassword, verifyPassword } from '../../../../hosts/reference-shop/a
 import { build, createStorage, TEST_PASSWORD_HASHING } from '../../../helper.ts'
 
 /**
- * Issue 20, item 5: password hashes use OWASP's current scrypt parameters (Password Storage Cheat Sheet: N=2^17,
+ * Password hashes use OWASP's current scrypt parameters (Password Storage Cheat Sheet: N=2^17,
  * r=8, p=1), and a hash made with older ones is made again at the user's next login, while the password is at hand.
  * The expected parameters are written out here from the cheat sheet, not imported.
  */
 
 const OWASP = { N: 131072, r: 8, p: 1 }
-/** What the platform stored before issue 20. */
+/** What the platform stored before the OWASP parameters. */
 const BEFORE = { N: 32768, r: 8, p: 1 }
 const shopper = { email: 'rehash@shop.test', password: 'correct horse battery' }
 

@@ -5,7 +5,7 @@ import { build, createStorage, SITE_URL, SVC, type Backend, type Teardown } from
 import { USERS } from '../../../helpers/security.ts'
 
 /**
- * Issue 20, item 6: a login session ends after 30 minutes without use and 12 hours after the login however much it
+ * A login session ends after 30 minutes without use and 12 hours after the login however much it
  * is used; the store holds only a hash of its id; a login always starts a session with a new id, and a change of the
  * user's capabilities gives the session a new id at its next request (the old one stops working). The limits are
  * the defaults, written out here from docs/decisions.md, not imported.

@@ -6,7 +6,7 @@ import {
 } from '../helpers.ts'
 
 /**
- * Attributed revenue from placed orders (issue 19 point 5): the lines the drawer's own routes add carry their origin
+ * Attributed revenue from placed orders: the lines the drawer's own routes add carry their origin
  * into the order placed through the Store API checkout, and the report counts those orders; the `value` the browser
  * posts with its events counts for nothing. Expected amounts are read from the placed orders themselves (the Store
  * API's `GET order/{id}`), never from the analytics code.

@@ -2,7 +2,7 @@ import type { AnalyticsEvent, AnalyticsSummaryData } from '../../../../../storag
 import { adminLogin, DAY, EVENT_TYPES, onEveryBackend, storedCount, summary, type Json } from './helpers.ts'
 
 /**
- * A summary over 100,000 events (issue 7, "Done when"): the events go in through the storage API in batches of
+ * A summary over 100,000 events: the events go in through the storage API in batches of
  * 10,000 (one statement each), the summary comes from the database's GROUP BY — the storage answers a row per day
  * and type, never the events — and every figure is checked against the same data counted here.
  */

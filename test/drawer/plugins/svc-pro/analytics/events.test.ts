@@ -5,7 +5,7 @@ import {
   storedEvents, svcRequest, type Json
 } from './helpers.ts'
 
-/** `POST svc/v1/analytics/events` (issue 7 point 6; design §3.5–3.7). */
+/** `POST svc/v1/analytics/events` (design §3.5–3.7). */
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -46,7 +46,7 @@ onEveryBackend('POST analytics/events', async (t, { app, sql }) => {
       ['coupon_apply', null, false, now, { code: 'save10', ok: true, note: null }],
       ['checkout_click', null, false, now, {}],
       ['drawer_close', null, false, now, {}]
-    ], 'type, product, drawer add (adds and addon_toggle with active: true), time (default now, offsets read as instants) and data; the value is not stored (issue 19)')
+    ], 'type, product, drawer add (adds and addon_toggle with active: true), time (default now, offsets read as instants) and data; the value is not stored')
     await svcRequest(app, 'DELETE', 'analytics/reset', asAdmin(await adminLogin(app)))
   })
 
@@ -67,7 +67,7 @@ onEveryBackend('POST analytics/events', async (t, { app, sql }) => {
       `SELECT column_name FROM information_schema.columns
        WHERE table_schema = current_schema() AND table_name = 'svc_analytics_events' ORDER BY ordinal_position`)
     t.same(columns.map((column) => column.column_name).sort(), ['data', 'drawer_add', 'id', 'occurred_at', 'product_id', 'type', 'visitor'],
-      'no column for a cart key or an address (nor, since issue 19, for the browser\'s value)')
+      'no column for a cart key or an address (nor for the browser\'s value)')
 
     const { rows } = await sql.query<{ row: string }>('SELECT row_to_json(e)::text AS row FROM svc_analytics_events AS e')
     t.equal(rows.length, 8)

@@ -5,7 +5,7 @@ import {
   storedEvents, summary, svcRequest
 } from './helpers.ts'
 
-/** `DELETE svc/v1/analytics/reset` and the retention of `settings.analytics.retention_days` (issue 7 point 6). */
+/** `DELETE svc/v1/analytics/reset` and the retention of `settings.analytics.retention_days`. */
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 

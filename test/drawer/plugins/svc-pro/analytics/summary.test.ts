@@ -3,7 +3,7 @@ import {
   adminLogin, adminRequest, counts, DAY, guestToken, onEveryBackend, record, summary, svcRequest, USD, type Json
 } from './helpers.ts'
 
-/** `GET svc/v1/analytics/summary` (issue 7 point 6; design §3.7). */
+/** `GET svc/v1/analytics/summary` (design §3.7). */
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 
@@ -17,7 +17,7 @@ function dailyOf (from: string, to: string, given: Record<string, Record<string,
   return days
 }
 
-/** The report's order figures without any order (issue 19: they come from placed orders only). */
+/** The report's order figures without any order (they come from placed orders only). */
 const NO_ORDERS = {
   attributed_revenue: '0',
   attributed_units: 0,
