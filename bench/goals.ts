@@ -4,7 +4,11 @@
  * writes (a goal against bare+tx is left out of a run without it, on PGlite).
  */
 import { ratioToFloor, type FloorTarget } from './floors.ts'
-import type { Goal, ScaleReport, ScenarioResult } from './report-types.ts'
+import type { Goal, PricingResult, ScaleReport, ScenarioResult } from './report-types.ts'
+
+/** Pricing the cart of bench/bundle-pricing.ts, its bundle lines holding this many units, takes less than the goal. */
+export const BUNDLE_PRICING_UNITS = 9_999
+export const BUNDLE_PRICING_GOAL_MS = 50
 
 export const pct = (value: number): string => `${(value * 100).toFixed(1)} %`
 const x = (value: number): string => `${value.toFixed(3)}×`
@@ -60,9 +64,16 @@ function throughputGoals (byName: Map<string, ScenarioResult>): Goal[] {
   })
 }
 
-export function goals (results: ScenarioResult[], scale: ScaleReport): Goal[] {
+export function goals (results: ScenarioResult[], scale: ScaleReport, pricing: readonly PricingResult[] = []): Goal[] {
   const byName = new Map(results.map((result) => [result.name, result]))
   const found: Goal[] = throughputGoals(byName)
+  for (const priced of pricing) {
+    found.push({
+      goal: `Pricing a cart of ${BUNDLE_PRICING_UNITS.toLocaleString('en-US')} units of an "any two hats" bundle < ${BUNDLE_PRICING_GOAL_MS} ms (the slowest of its runs)`,
+      figure: `${priced.maxMs.toFixed(3)} ms slowest of ${priced.runs} runs (first ${priced.firstMs.toFixed(3)} ms, median ${priced.medianMs.toFixed(3)} ms)`,
+      met: priced.maxMs < BUNDLE_PRICING_GOAL_MS
+    })
+  }
   const one = byName.get('store-cart-1-line')
   const hundred = byName.get('store-cart-100-lines')
   if (one !== undefined && hundred !== undefined) {

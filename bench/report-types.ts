@@ -91,7 +91,22 @@ export interface BenchReport {
   }
   scenarios: ScenarioResult[]
   scale: ScaleReport
+  /** In-process pricing times, measured before the load (absent from results written before they were). */
+  pricing?: PricingResult[]
   goals: Goal[]
+}
+
+/** A pricing measured in the orchestrator's process (bench/bundle-pricing.ts): no I/O, so no load and no baseline. */
+export interface PricingResult {
+  name: string
+  description: string
+  runs: number
+  /** The first run, before the JIT has seen the code. */
+  firstMs: number
+  medianMs: number
+  maxMs: number
+  /** The bundles' discount on the priced cart (minor units), to show the figure priced what it should. */
+  bundleDiscount: number
 }
 
 export interface VisitorsReport {

@@ -29,6 +29,7 @@ import {
   type BenchReport, type FloorTarget, type PerTarget, type Ratio, type ScaleReport, type ScenarioResult, type TargetName, type TargetSummary, type VisitorsReport
 } from './report.ts'
 import { goals } from './goals.ts'
+import { measureBundlePricing } from './bundle-pricing.ts'
 import { cartsRunOrder, collectionTimes, fillCarts, settleDatabase, redisProbe, sampleRss, summarizeRss, waitForKeysGone, type HeapSample } from './scale.ts'
 import { appClient, cartKeyOf, REMOVE_ITEMS, scenarios, SVC_CART, type AppTarget, type Scenario } from './scenarios.ts'
 import { createCartTokenSigner } from '../hosts/reference-shop/index.ts'
@@ -111,6 +112,9 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
   if (host.loadAverageAtStart[0]! >= host.cores / 2) {
     log(`the machine is busy (load average ${host.loadAverageAtStart[0]} on ${host.cores} cores): expect noisy figures`)
   }
+  // In this process, before any child starts or any load runs.
+  const pricing = [measureBundlePricing()]
+  log(`${pricing[0]!.description}: ${pricing[0]!.maxMs} ms at most, ${pricing[0]!.medianMs} ms median of ${pricing[0]!.runs} runs`)
   const floorStorage: FloorStorage = { postgres: config.databaseUrl !== null, redis: config.redisUrl !== null }
   const perTarget = config.rounds * config.duration + config.warmup
   const scenarioTargets = selected.reduce((sum, scenario) => sum + targetsFor(scenario, floorStorage).length, 0)
@@ -422,7 +426,8 @@ async function bench (config: BenchConfig, selected: Scenario[], cleanup: Cleanu
     },
     scenarios: results,
     scale,
-    goals: goals(results, scale)
+    pricing,
+    goals: goals(results, scale, pricing)
   }
 }
 

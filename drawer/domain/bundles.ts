@@ -8,6 +8,7 @@ import type { AdjustableLine, LineAdjustment } from '../../kernel/domain/adjustm
 import { percentOf } from '../../kernel/domain/rounding.ts'
 import type { CartData, DomainError, DomainReason, Product, Result } from '../../kernel/domain/types.ts'
 import { findVariation, variationChoice } from '../../kernel/domain/variations.ts'
+import { completeBundles } from './bundle-solver.ts'
 
 /**
  * Bundles (Pro): the shopper fills every slot of a configured bundle with one of the slot's products, and the lines
@@ -269,8 +270,9 @@ export function bundleAddRefused (selection: BundleSelection, productId: number,
  * and only the units in complete bundles are discounted, by the bundle's percent. So removing a line leaves the rest
  * at full price, lowering one line's quantity discounts only the units still matched, and raising one line's quantity
  * leaves its extra units at full price. Computed on every pricing from the lines as they are: nothing is stored on a
- * line, so no change (a quantity raised, a login merge) can carry a discount to units that form no bundle. A group
- * whose bundle is not configured gets nothing.
+ * line, so no change (a quantity raised, a login merge) can carry a discount to units that form no bundle. Where the
+ * complete bundles can be made up in several ways, the lines earlier in the cart fill them first. A group whose bundle
+ * is not configured, or has more slots than the settings allow (`MAX_BUNDLE_SLOTS`), gets nothing.
  */
 export function bundleAdjustments (lines: readonly AdjustableLine[], bundles: readonly BundleDefinition[]): LineAdjustment[] {
   const adjustments: LineAdjustment[] = []
@@ -289,52 +291,9 @@ export function bundleAdjustments (lines: readonly AdjustableLine[], bundles: re
   return adjustments
 }
 
-/**
- * Units of each line that fill complete bundles: the largest `n` such that every slot gets `n` units from lines whose
- * product it offers (a small max-flow: lines → slots → sink with capacity `n`), and the flow of each line at it.
- */
+/** Units of each line that fill complete bundles (`completeBundles`: their count does not change the work). */
 function completeUnits (bundle: BundleDefinition, lines: readonly AdjustableLine[]): Map<string, number> {
   const offers = lines.map((line) => bundle.slots.flatMap((slot, index) => slot.product_ids.includes(line.productId) ? [index] : []))
-  const supply = lines.map((line) => line.quantity)
-  const upper = Math.min(...bundle.slots.map((_, slot) => lines.reduce((sum, line, i) => offers[i]!.includes(slot) ? sum + line.quantity : sum, 0)))
-  // n complete bundles possible implies n - 1 possible: the largest n is found by bisection, so a line of 10,000 units
-  // costs about 14 flows instead of one per count tried.
-  let best: number[] | null = null
-  let low = 1
-  let high = upper
-  while (low <= high) {
-    const n = Math.floor((low + high) / 2)
-    const flow = assign(supply, offers, bundle.slots.length, n)
-    if (flow === null) high = n - 1
-    else { best = flow; low = n + 1 }
-  }
-  return best === null ? new Map() : new Map(lines.map((line, i) => [line.key, best[i]!]))
-}
-
-/** Per line, the units sent when every slot receives exactly `n` units, or null when that is impossible. */
-function assign (supply: readonly number[], offers: readonly number[][], slotCount: number, n: number): number[] | null {
-  // used[i][s]: units of line i given to slot s. Augmenting paths alternate line → slot (forward) and slot → line (back).
-  const used = supply.map(() => new Array<number>(slotCount).fill(0))
-  const left = [...supply]
-  const need = new Array<number>(slotCount).fill(n)
-  const augment = (slot: number, seen: Set<number>): number | null => {
-    // Finds a line with units left that can reach `slot`, possibly by moving another line's unit elsewhere.
-    for (let i = 0; i < supply.length; i++) {
-      if (!offers[i]!.includes(slot) || seen.has(i)) continue
-      seen.add(i)
-      if (left[i]! > 0) { left[i]!--; used[i]![slot]!++; return i }
-      for (const other of offers[i]!) {
-        if (other === slot || used[i]![other]! === 0) continue
-        if (augment(other, seen) !== null) { used[i]![other]!--; used[i]![slot]!++; return i }
-      }
-    }
-    return null
-  }
-  for (let slot = 0; slot < slotCount; slot++) {
-    while (need[slot]! > 0) {
-      if (augment(slot, new Set()) === null) return null
-      need[slot]!--
-    }
-  }
-  return used.map((row) => row.reduce((sum, units) => sum + units, 0))
+  const { units } = completeBundles(lines.map((line) => line.quantity), offers, bundle.slots.length)
+  return new Map(units.map((count, i) => [lines[i]!.key, count]))
 }

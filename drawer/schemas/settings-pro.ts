@@ -1,4 +1,5 @@
 import { Type } from 'typebox'
+import { MAX_BUNDLE_SLOTS } from '../domain/bundle-solver.ts'
 
 /** The Pro edition's settings sections (they exist in every document; only the Pro edition acts on them). */
 
@@ -45,7 +46,7 @@ export const BundleSchema = Type.Object({
   title: Type.String({ minLength: 1, maxLength: 100 }),
   description: Text(300, 'Shown with the bundle.'),
   discount_percent: Type.Integer({ minimum: 0, maximum: 90, description: 'Discount on every line of the bundle.' }),
-  slots: Type.Array(BundleSlotSchema, { minItems: 1, maxItems: 6 })
+  slots: Type.Array(BundleSlotSchema, { minItems: 1, maxItems: MAX_BUNDLE_SLOTS })
 }, { additionalProperties: false })
 
 export const BundlesSettingsSchema = Type.Object({

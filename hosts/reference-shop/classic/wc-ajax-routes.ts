@@ -7,6 +7,7 @@ import { restError } from '../../../kernel/errors/index.ts'
 import { COOKIE_CART_SECURITY } from '../../../drawer/index.ts'
 import { CartActionError } from '../../../kernel/domain/cart-action-error.ts'
 import type { CartState } from '../cart/cart-service.ts'
+import type { Product } from '../../../kernel/domain/types.ts'
 import { isNewCartKey, requestViewer, resolveCartKey } from '../session/store-api-session.ts'
 import { permalink } from '../store-api/serialize-product.ts'
 import type { ShopRateLimiter } from '../store-api/rate-limits.ts'
@@ -49,6 +50,15 @@ export function isCrossSitePost (headers: { origin?: string | string[], 'sec-fet
 }
 
 /**
+ * Whether a refused add may send the viewer to the product's page: the product (and a variation's parent) is
+ * published, or the viewer manages the shop (who sees every product, drafts included). A draft or private product
+ * is otherwise answered as one that does not exist, so that its address (its slug) does not leak.
+ */
+function pageVisibleTo (product: Product, parent: Product, viewer: { canReadPrivate: boolean }): boolean {
+  return viewer.canReadPrivate || (product.status === 'publish' && parent.status === 'publish')
+}
+
+/**
  * The classic AJAX cart on the browser's cookie session: `?wc-ajax=add_to_cart`, `get_refreshed_fragments` and
  * `remove_from_cart`, answering `{fragments, cart_hash}` after the fragments filter, as WooCommerce does.
  */
@@ -86,11 +96,11 @@ export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, o
     schema: {
       tags,
       summary: 'Classic AJAX add to cart (?wc-ajax=add_to_cart)',
-      description: 'Adds the product to the cookie session\'s cart and answers its fragments; a product that cannot be added answers `{error: true, product_url}` (status 200, as WooCommerce). An add that starts a cart (the cookie names no stored cart) counts against the shop\'s limit on new carts per client: past it, 429 `svc_rate_limit_exhausted` with `Retry-After`.',
+      description: 'Adds the product to the cookie session\'s cart and answers its fragments; a product that cannot be added answers `{error: true, product_url}` (status 200, as WooCommerce): the product\'s page, or the shop\'s home when the product does not exist or the visitor may not see it (a draft, or a private product, for anyone but a shop manager). An add that starts a cart (the cookie names no stored cart) counts against the shop\'s limit on new carts per client: past it, 429 `svc_rate_limit_exhausted` with `Retry-After`.',
       security,
       consumes,
       body: AddToCartBody,
-      response: { 200: { anyOf: [FragmentsResponse, AddToCartError], description: 'The fragments, or the product\'s page when it could not be added.' }, 400: ErrorBody, 429: ErrorBody }
+      response: { 200: { anyOf: [FragmentsResponse, AddToCartError], description: 'The fragments, or where to go when the product could not be added (its page, or the shop\'s home).' }, 400: ErrorBody, 429: ErrorBody }
     }
   }, async (request, reply) => {
     reply.headers(noStore)
@@ -98,15 +108,18 @@ export const wcAjaxRoutes: FastifyPluginAsync<WcAjaxOptions> = async (fastify, o
     const variation = Object.fromEntries(Object.entries(rest)
       .filter(([name, value]) => name.startsWith('attribute_') && typeof value === 'string')) as Record<string, string>
     const key = await cookieCart(request, reply)
+    const viewer = await requestViewer(request, shop.auth)
     try {
       // A cart that starts with this add (no cookie named one) needs no read: `newKey`.
-      const { state } = await shop.carts.addItemWithKey(key, { id: variationId || productId, quantity, variation }, await requestViewer(request, shop.auth), { newKey: isNewCartKey(request) })
+      const { state } = await shop.carts.addItemWithKey(key, { id: variationId || productId, quantity, variation }, viewer, { newKey: isNewCartKey(request) })
       return await fragments(state)
     } catch (error) {
       if (!(error instanceof CartActionError)) throw error
+      // WooCommerce sends the shopper to the product's page to see why; the shop's home for one they may not see.
       const product = await shop.storage.getProduct(productId)
       const parent = product && product.type === 'variation' ? await shop.storage.getProduct(product.parentId) : product
-      return { error: true as const, product_url: product && parent ? permalink(product, parent, shop.homeUrl) : `${shop.homeUrl}/` }
+      const shown = product !== null && parent !== null && pageVisibleTo(product, parent, viewer)
+      return { error: true as const, product_url: shown ? permalink(product, parent, shop.homeUrl) : `${shop.homeUrl}/` }
     }
   })
 

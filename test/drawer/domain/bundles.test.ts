@@ -239,7 +239,7 @@ test('bundleAdjustments: a product offered by two slots fills the one the others
   t.same(amounts([kitLine(1, 1), kitLine(3, 1)], [either]), [[1, 1, 200], [3, 1, 200]])
 })
 
-test('bundleAdjustments: two slots sharing a product, one line of 9,999 units, is counted in a few flows', async (t) => {
+test('bundleAdjustments: two slots sharing a product, one line of 9,999 units: 4,999 complete bundles', async (t) => {
   const anyTwo: BundleDefinition = { id: 'kit', title: 'Any two hats', description: '', discount_percent: 10, slots: [{ label: 'A', product_ids: [1] }, { label: 'B', product_ids: [1] }] }
   t.same(amounts([kitLine(1, 9999)], [anyTwo]), [[1, 9999, 9998 * 100]], '4,999 complete bundles: 9,998 units at 10 % off 1000')
 })

@@ -2,6 +2,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { test } from 'tap'
 import { buildTestApp, SITE_URL, STORE_API } from '../../helpers/app.ts'
 import { createTestPgliteStorage } from '../../helpers/pglite.ts'
+import { login, USERS } from '../../helpers/security.ts'
+import { TEST_PASSWORD_HASHING } from '../../helper.ts'
+import { seedDemoUsers } from '../../../seed/seed.ts'
 
 /** A browser's classic session: it keeps the cookies the server sets. */
 class Browser {
@@ -24,9 +27,20 @@ class Browser {
   }
 }
 
+/** A browser that has logged in: it holds the session's cookies. */
+async function loggedIn (app: FastifyInstance, who: { email: string, password: string }): Promise<Browser> {
+  const browser = new Browser(app)
+  for (const cookie of (await login(app, who)).cookie.split('; ')) {
+    const at = cookie.indexOf('=')
+    browser.cookies.set(cookie.slice(0, at), cookie.slice(at + 1))
+  }
+  return browser
+}
+
 test('classic AJAX cart', async (t) => {
   const storage = await createTestPgliteStorage()
   t.teardown(() => storage.close())
+  await seedDemoUsers(storage, USERS, TEST_PASSWORD_HASHING)
   const app = await buildTestApp(t, storage)
 
   t.test('add_to_cart answers the fragments and the cart hash, and the hash follows the cart', async (t) => {
@@ -80,6 +94,30 @@ test('classic AJAX cart', async (t) => {
     const invalid = await browser.ajax('add_to_cart', { quantity: '1' })
     t.equal(invalid.statusCode, 400, 'a missing product_id is a bad request')
     t.equal(invalid.json().code, 'svc_invalid_params')
+  })
+
+  t.test('a refused add of a draft or private product answers as for a product that does not exist', async (t) => {
+    const unknown = (await new Browser(app).ajax('add_to_cart', { product_id: '999999' })).json()
+    t.same(unknown, { error: true, product_url: `${SITE_URL}/` })
+    const guest = new Browser(app)
+    const shopper = await loggedIn(app, USERS.shopper)
+    const forms: Array<Record<string, string>> = [{ product_id: '114' }, { product_id: '115' }, { product_id: '114', quantity: '3' }, { product_id: '115', quantity: '2' }]
+    for (const [who, browser] of [['guest', guest], ['logged-in shopper', shopper]] as const) {
+      for (const form of forms) {
+        const response = await browser.ajax('add_to_cart', form)
+        t.equal(response.statusCode, 200)
+        t.same(response.json(), unknown, `${who}: ${JSON.stringify(form)}`)
+        t.notMatch(response.body, /poster|signed-vinyl/, `${who}: no slug in the answer`)
+      }
+    }
+    t.equal((await guest.ajax('get_refreshed_fragments')).json().cart_hash, '', 'nothing was added')
+  })
+
+  t.test('a shop manager is still sent to a draft\'s page, and buys a private product', async (t) => {
+    const manager = await loggedIn(app, USERS.admin)
+    t.same((await manager.ajax('add_to_cart', { product_id: '114' })).json(), { error: true, product_url: `${SITE_URL}/product/poster/` })
+    const added = await manager.ajax('add_to_cart', { product_id: '115' })
+    t.match(added.json().fragments['div.widget_shopping_cart_content'], 'Signed Vinyl')
   })
 
   t.test('remove_from_cart', async (t) => {
