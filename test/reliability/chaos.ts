@@ -124,7 +124,7 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
   }
 
   const windows: Window[] = []
-  let running = true
+  const run = { going: true }
   const stats = { writes: 0, firstTry: 0, retried: 0, checkouts: 0, refused: 0 }
   const duringRedisFaults = { writes: 0, firstTry: 0 }
   const inRedisFault = (at: number) => windows.some((w) => w.name.startsWith('redis') && at >= w.start && at <= w.end)
@@ -172,7 +172,7 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
     const ip = `198.51.100.${10 + index}`
     const shopper: Shopper = { ip, token: await newToken(ip), expected: new Map(), orders: [] }
     let step = 0
-    while (running) {
+    while (run.going) {
       step++
       const id = PRODUCTS[(index + step) % PRODUCTS.length]!
       let answer: Answer
@@ -222,7 +222,7 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
     await killed.exited
   }, async () => { servers[1] = await startServerProcess(env) })
   await sleep(FAULT_MS / 2)
-  running = false
+  run.going = false
   const shoppers = await Promise.all(load)
 
   // Every shopper's cart is what its last answered write said.
