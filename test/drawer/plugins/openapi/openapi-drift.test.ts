@@ -9,7 +9,7 @@ import { buildOpenapiDocument, OPENAPI_FILE, openapiFileText } from '../../../..
  * document is the same on every build: no time, no port, the routes' own order.
  */
 
-const ROOT = new URL('../../../', import.meta.url)
+const ROOT = new URL('../../../../', import.meta.url)
 const OUT_OF_DATE = 'docs/openapi.json is out of date: run npm run openapi'
 
 type Json = unknown

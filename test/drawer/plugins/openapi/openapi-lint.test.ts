@@ -12,7 +12,7 @@ import { buildOpenapiDocument } from '../../../../scripts/openapi-document.ts'
  * notice are off, so the CLI opens no connection.
  */
 
-const ROOT = fileURLToPath(new URL('../../../', import.meta.url))
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 const REDOCLY = join(ROOT, 'node_modules', '.bin', 'redocly')
 
 type Json = Record<string, any>

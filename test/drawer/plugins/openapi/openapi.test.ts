@@ -113,7 +113,7 @@ test('the OpenAPI document: GET /openapi.json, every route, request and response
     t.doesNotThrow(() => JSON.parse(response.body))
     t.equal(document.openapi, '3.1.0')
     t.equal(document.info.title, 'Cart Drawer Service')
-    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8'))
+    const pkg = JSON.parse(readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'))
     t.equal(document.info.version, pkg.version, 'the version comes from package.json')
     t.same(document.info.license, { name: pkg.license, identifier: pkg.license }, 'the licence too')
     t.same(document.servers, [{ url: SITE_URL }])
