@@ -109,7 +109,7 @@ export async function buildApp (options: AppOptions): Promise<FastifyInstance> {
   await app.register(cartDrawer, {
     edition: options.edition ?? 'free',
     commerce: app.shop.commerce,
-    stores: { settings: options.storage, analytics: options.storage },
+    stores: { settings: options.storage, analytics: options.storage, idempotency: options.storage },
     secrets: options.secrets,
     rateCounter: options.rateCounter,
     allowedOrigins: options.allowedOrigins,

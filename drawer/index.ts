@@ -54,6 +54,13 @@ export {
   securityPlugin, BODY_LIMITS, perMinute, perHour, clientAddressResolver, compileTrustedProxies,
   type SvcRequestContext, type SvcRouteSpec, type SvcRouteRules, type Edition, type RateLimit, type ClientAddressOf
 } from './plugins/security/index.ts'
+// Idempotent writes (`Idempotency-Key`): the drawer's `svc/v1` routes take it, and a host installs the same mechanism
+// on its own cart routes (the reference platform's Store API).
+export {
+  installIdempotency, cartIdentity, userIdentity, IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, IDEMPOTENCY_KEY_TTL_MS, IDEMPOTENCY_LOCK_MS, IDEMPOTENCY_WAIT_MS,
+  type IdempotencyOptions
+} from './plugins/idempotency/index.ts'
+export type { IdempotencyStore, IdempotentAnswer, IdempotencyClaim, IdempotencyKeyClaim } from '../storage/contract/index.ts'
 export {
   openapiPlugin, derivedOperationId, securitySchemes, svcSecurity, COOKIE_CART_SECURITY, LOGIN_SECURITY, OPTIONAL_SESSION_SECURITY,
   PUBLIC_SECURITY, SESSION_SECURITY

@@ -1,7 +1,7 @@
 import type { Coupon, NewOrder, Order, Product } from '../kernel/domain/types.ts'
 import type {
   AccountStore, AnalyticsEvent, AnalyticsFunnel, AnalyticsStore, AnalyticsSummaryData, BestSeller, CartRead, CartSnapshot, CartStore, CartUpdate,
-  CartUpdateOptions, CartViewStore, CatalogStore, MetaStore, OrderAttribution, OrderEffects, OrderQuery, OrderStore, ProductPage, ProductQuery,
+  CartUpdateOptions, CartViewStore, CatalogStore, IdempotencyClaim, IdempotencyKeyClaim, IdempotencyStore, IdempotentAnswer, MetaStore, OrderAttribution, OrderEffects, OrderQuery, OrderStore, ProductPage, ProductQuery,
   RemovalFinish, RemovedCartLines, Session, SettingsStore, Storage, StoredCart, StoredSettings, User, WriteVersions
 } from './contract/index.ts'
 
@@ -15,6 +15,7 @@ export interface StoreSet {
   settings: SettingsStore
   analytics: AnalyticsStore
   meta: MetaStore
+  idempotency: IdempotencyStore
 }
 
 /**
@@ -122,6 +123,16 @@ export abstract class ComposedStorage implements Storage {
   // MetaStore
 
   getOrCreateMeta (key: string, create: () => string): Promise<string> { return this.#stores.meta.getOrCreateMeta(key, create) }
+
+  // IdempotencyStore
+
+  claimIdempotencyKey (claim: IdempotencyKeyClaim): Promise<IdempotencyClaim> { return this.#stores.idempotency.claimIdempotencyKey(claim) }
+  completeIdempotencyKey (id: string, owner: string, answer: IdempotentAnswer): Promise<boolean> {
+    return this.#stores.idempotency.completeIdempotencyKey(id, owner, answer)
+  }
+
+  releaseIdempotencyKey (id: string, owner: string): Promise<void> { return this.#stores.idempotency.releaseIdempotencyKey(id, owner) }
+  purgeIdempotencyKeys (before: string, limit: number): Promise<number> { return this.#stores.idempotency.purgeIdempotencyKeys(before, limit) }
 
   // Lifecycle
 

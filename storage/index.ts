@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createMemoryRateCounter, createMemoryStorage, MemoryStorage, type MemoryStorageOptions } from './memory/index.ts'
+import { createMemoryIdempotencyStore, createMemoryRateCounter, createMemoryStorage, MemoryIdempotencyStore, MemoryStorage, type MemoryStorageOptions } from './memory/index.ts'
 import type { PgliteStorageOptions } from './pglite/index.ts'
 import { createPostgresStorage } from './postgres/index.ts'
 import { createRedisRateCounter, createRedisViewCache } from './redis/index.ts'
@@ -12,6 +12,7 @@ import type { RateCounter, Storage } from './contract/index.ts'
 export type * from './contract/index.ts'
 export { isStorageUnavailable, OrderConflictError, StaleReadError, StorageUnavailableError } from './contract/index.ts'
 export { createMemoryRateCounter, createMemoryStorage, createPostgresStorage, createRedisRateCounter, MemoryStorage }
+export { createMemoryIdempotencyStore, MemoryIdempotencyStore }
 export { createMemoryViewCache, createRedisViewCache, withCartViewCache, withFallbackCounter }
 export type { FallbackCounterOptions, MemoryStorageOptions, PgliteStorageOptions }
 

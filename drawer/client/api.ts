@@ -15,12 +15,20 @@ interface Options {
   keepalive?: boolean
 }
 
-async function send (url: string, init: RequestInit): Promise<Response> {
+/**
+ * Sends a request. A write (a request with a body, which carries an `Idempotency-Key`) that fails on the way or answers
+ * 503 is sent again as it was, 0.75 s and then 1.5 s later: the server applies it once and answers a repeat as it
+ * answered the first.
+ */
+async function send (url: string, init: RequestInit, retries = init.body ? 2 : 0): Promise<Response> {
   try {
-    return await fetch(url, { credentials: 'same-origin', ...init })
+    const response = await fetch(url, { credentials: 'same-origin', ...init })
+    if (!retries || response.status !== 503) return response
   } catch {
-    throw new ApiError(0, 'network', '')
+    if (!retries) throw new ApiError(0, 'network', '')
   }
+  await new Promise((resolve) => setTimeout(resolve, 1500 / retries))
+  return send(url, init, retries - 1)
 }
 
 async function json<T> (response: Response): Promise<T> {
@@ -77,32 +85,32 @@ export class Api {
     return this.#loading
   }
 
-  /** A Store API cart route (`update-item`…) on the token's cart; the answer's fresh token is kept. */
-  async store<T> (method: Method, path: string, body?: unknown): Promise<T> {
-    if (this.#own) return this.svc<T>(method, `store/${path}`, body)
+  /**
+   * A request on the token's cart (read first when there is none), with the nonce where `svc/v1` takes it; the
+   * answer's fresh token is kept.
+   */
+  async #call (path: string, method: Method, body: unknown, nonce: boolean, keepalive?: boolean): Promise<Response> {
     if (this.#token === null) await this.loadToken()
-    const response = await send(this.#url(`wc/store/v1/${path}`), {
-      method,
-      headers: { Accept: 'application/json', 'Content-Type': 'application/json', ...(this.#token ? { 'Cart-Token': this.#token } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body)
-    })
+    const headers: Record<string, string> = { Accept: 'application/json', 'Cart-Token': this.#token ?? '' }
+    if (body !== undefined) {
+      headers['Content-Type'] = 'application/json'
+      // A fresh key (128 random bits) for each change: its retries (`send`) bring the same one.
+      headers['Idempotency-Key'] = crypto.getRandomValues(new Uint32Array(4)).join('-')
+    }
+    if (nonce && this.#nonce !== null) headers['X-WP-Nonce'] = this.#nonce
+    const response = await send(this.#url(path), { method, headers, body: body === undefined ? undefined : JSON.stringify(body), keepalive })
     this.#remember(response)
-    return json<T>(response)
+    return response
+  }
+
+  /** A Store API cart route (`update-item`…) on the token's cart. */
+  async store<T> (method: Method, path: string, body?: unknown): Promise<T> {
+    return this.#own ? this.svc<T>(method, `store/${path}`, body) : json<T>(await this.#call(`wc/store/v1/${path}`, method, body, false))
   }
 
   /** A cart-session `svc/v1` route. */
   async svc<T> (method: Method, path: string, body?: unknown, options: Options = {}, retry = true): Promise<T> {
-    if (this.#token === null) await this.loadToken()
-    const headers: Record<string, string> = { Accept: 'application/json', 'Cart-Token': this.#token ?? '' }
-    if (body !== undefined) headers['Content-Type'] = 'application/json'
-    if (this.#nonce !== null) headers['X-WP-Nonce'] = this.#nonce
-    const response = await send(this.#url(`svc/v1/${path}`), {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      keepalive: options.keepalive
-    })
-    this.#remember(response)
+    const response = await this.#call(`svc/v1/${path}`, method, body, true, options.keepalive)
     if (response.status === 403 && retry && !options.keepalive) {
       const error = await errorFrom(response)
       if (error.code === 'svc_invalid_nonce') await this.refreshNonce()

@@ -1,6 +1,9 @@
 import type { DrawerPageConfig } from '../schemas/drawer-page-config.ts'
 import type { DrawerConfig, LauncherSettings } from '../schemas/settings.ts'
 import type { BehaviourSettings } from '../schemas/settings-behaviour.ts'
+// The stylesheet first: it shares little with the code, and placed before it in the bundle it leaves the code's
+// modules within gzip's 32 KiB window of each other (the script is some 130 bytes smaller gzipped).
+import { applyTheme, injectStyles } from './styles.ts'
 import { Analytics } from './analytics.ts'
 import { createAnnouncer } from './announce.ts'
 import { Api } from './api.ts'
@@ -21,7 +24,6 @@ import { renderRewards } from './render/rewards.ts'
 import { renderTotals } from './render/totals.ts'
 import { cartUpdated, emit, type CloseSource, type OpenSource } from './page-events.ts'
 import { Store, type DrawerState } from './store.ts'
-import { applyTheme, injectStyles } from './styles.ts'
 import type { Bundle, BundleCompanions, CartItem, CartState, DrawerData, Product, SmartAddon } from './types.ts'
 
 const DRAWER_ID = 'svc-drawer'

@@ -4,7 +4,7 @@
  * are the stores it may use for it, alone or inside its own storage (the reference storage builds them over its
  * shared state so their writes join its transactions).
  */
-import type { AnalyticsStore, SettingsStore } from '../../storage/contract/index.ts'
+import type { AnalyticsStore, IdempotencyStore, SettingsStore } from '../../storage/contract/index.ts'
 import type { SqlClient } from '../../kernel/sql/index.ts'
 import { MemoryAnalyticsStore } from './memory/analytics-store.ts'
 import { MemorySettingsStore } from './memory/settings-store.ts'
@@ -23,6 +23,11 @@ export interface DrawerStores {
   settings: SettingsStore
   /** The Pro edition's analytics events. */
   analytics: AnalyticsStore
+  /**
+   * Optional: the `Idempotency-Key`s of the cart-changing `svc/v1` routes (the reference storage is one). Without it
+   * those routes ignore the header.
+   */
+  idempotency?: IdempotencyStore
 }
 
 /** The drawer's stores in this process's memory, on their own (tests, examples, a host without a database). */

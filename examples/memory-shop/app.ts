@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 // sources (tsc and tsx both honour it); an installed package resolves it to dist/.
 import { cartDrawer, DrawerFilters, MemoryAnalyticsStore, MemorySettingsStore, type CommercePort, type DrawerStores } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
-import { createMemoryRateCounter, type RateCounter } from 'cart-drawer-service/storage'
+import { createMemoryIdempotencyStore, createMemoryRateCounter, type RateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
 import { Catalog, TEA_SHOP_CONFIG } from './catalog.ts'
 import { createTeaShopCommerce, type TeaShop } from './commerce.ts'
@@ -45,7 +45,8 @@ export interface TeaShopApp {
 export async function buildTeaShop (options: TeaShopOptions): Promise<TeaShopApp> {
   if (Buffer.byteLength(options.secret) < 32) throw new Error('secret: at least 32 bytes')
   const now = options.now ?? (() => new Date())
-  const stores = { settings: new MemorySettingsStore(), analytics: new MemoryAnalyticsStore() }
+  // The drawer's settings, analytics and the Idempotency-Keys of its cart writes, in memory (one instance).
+  const stores = { settings: new MemorySettingsStore(), analytics: new MemoryAnalyticsStore(), idempotency: createMemoryIdempotencyStore() }
   const catalog = new Catalog()
   const shop: TeaShop = {
     restRoot: options.restRoot ?? '/api/',

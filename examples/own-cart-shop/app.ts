@@ -2,7 +2,7 @@ import cookie from '@fastify/cookie'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { cartDrawer, createMemoryDrawerStores, DrawerFilters, type CommercePort } from 'cart-drawer-service/drawer'
 import { installErrorHandling } from 'cart-drawer-service/errors'
-import { createMemoryRateCounter } from 'cart-drawer-service/storage'
+import { createMemoryIdempotencyStore, createMemoryRateCounter } from 'cart-drawer-service/storage'
 import { ShopCarts } from './carts.ts'
 import { Catalog } from './catalog.ts'
 import { createInkShopCommerce, type InkShop } from './commerce.ts'
@@ -39,7 +39,8 @@ export interface InkShopApp {
 export async function buildInkShop (options: InkShopOptions): Promise<InkShopApp> {
   const now = options.now ?? (() => new Date())
   const edition = options.edition ?? 'pro'
-  const drawerStores = createMemoryDrawerStores()
+  // The Idempotency-Keys of the drawer's cart writes, in memory too (one instance).
+  const drawerStores = { ...createMemoryDrawerStores(), idempotency: createMemoryIdempotencyStore() }
   const signer = new Signer(options.secret)
   const catalog = new Catalog()
   const shop: InkShop = {

@@ -10,7 +10,7 @@ import { createLoginThrottle, DEFAULT_LOGIN_LIMITS, UNLIMITED_LOGINS, type Login
 import { accountRoutes } from './auth/routes.ts'
 import { CartService } from './cart/cart-service.ts'
 import { CheckoutService } from './checkout/checkout-service.ts'
-import { clientAddressResolver } from '../../drawer/index.ts'
+import { clientAddressResolver, installIdempotency } from '../../drawer/index.ts'
 import { wcAjaxRoutes } from './classic/wc-ajax-routes.ts'
 import { createCommerce } from './commerce.ts'
 import type { Shop } from './shop.ts'
@@ -26,6 +26,7 @@ import { productRoutes } from './store-api/product-routes.ts'
 import { checkoutRoutes } from './store-api/checkout-routes.ts'
 import { orderRoutes } from './store-api/order-routes.ts'
 import { storeApiErrorHandler } from './store-api/error-handler.ts'
+import { storeApiIdentity } from './store-api/idempotency.ts'
 import { storefrontRoutes } from './storefront/routes.ts'
 import { createShopRateLimiter, type ShopRateLimiter, type ShopRateLimits } from './store-api/rate-limits.ts'
 import { scheduleSweep, type SweepOptions } from './maintenance/sweep.ts'
@@ -147,9 +148,11 @@ export const shopPlugin = fp<ShopPluginOptions>(async (fastify, options) => {
     storeApi.setErrorHandler(storeApiErrorHandler)
     limiter?.installStoreApi(storeApi)
     storeApi.addHook('onSend', async (_request, reply) => {
-      reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash, Nonce, Nonce-Timestamp, User-ID')
+      reply.header('Access-Control-Expose-Headers', 'Cart-Token, Cart-Hash, Nonce, Nonce-Timestamp, User-ID, Idempotent-Replayed')
     })
     installCartScope(storeApi, { nonces, auth: shop.auth, cartTokens: shop.cartTokens, nonceCheck: options.storeApiNonceCheck !== false, signCartToken: (key) => shop.cartTokens.sign(key) })
+    // The cart-changing routes (`config.idempotent`) take an Idempotency-Key, kept in the storage for every instance.
+    installIdempotency(storeApi, { store: options.storage, now: shop.now, identify: storeApiIdentity(shop) })
     await storeApi.register(cartRoutes)
     await storeApi.register(storeApiCartRoutes)
     await storeApi.register(productRoutes)

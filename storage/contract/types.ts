@@ -531,6 +531,57 @@ export interface MetaStore {
   getOrCreateMeta (key: string, create: () => string): Promise<string>
 }
 
+/** The answer kept for an idempotency key: what a repeat of its request is sent. */
+export interface IdempotentAnswer {
+  status: number
+  /** The headers that matter (lower-case names), such as `cart-token` and `content-type`. */
+  headers: Record<string, string>
+  body: string
+}
+
+/** A request that claims an idempotency key (`IdempotencyStore.claimIdempotencyKey`). */
+export interface IdempotencyKeyClaim {
+  /** The key's id: the client's key and the identity it is scoped to, as the caller names them (a hash, say). */
+  id: string
+  /** What identifies the request (method, path, body): a repeat must bring the same. */
+  fingerprint: string
+  /** This request's own token: only the request holding it completes or releases the claim. */
+  owner: string
+  /** ISO instants: now; until when the claim holds a running request; when the key is forgotten. */
+  now: string
+  lockedUntil: string
+  expiresAt: string
+}
+
+/**
+ * What a claim found: the key was free (or expired, or held by a request whose lock has run out) and is now this
+ * request's; it is held by another request still running; or its answer is kept. `fingerprint` is the request that
+ * holds or answered it.
+ */
+export type IdempotencyClaim =
+  | { state: 'claimed' }
+  | { state: 'running', fingerprint: string }
+  | { state: 'done', fingerprint: string, answer: IdempotentAnswer }
+
+/**
+ * Idempotency keys of writes (`Idempotency-Key`): the first request with a key claims it, runs, and keeps its answer;
+ * a repeat finds the answer instead of running again. Durable on SQL, so that two instances, or one restarted, agree.
+ * Each call is one atomic step, never part of a cart's transaction.
+ */
+export interface IdempotencyStore {
+  /**
+   * Claims the key for a request, atomically: of concurrent claims of a free key exactly one answers `claimed`. A key
+   * past `expiresAt`, or still running past `lockedUntil`, counts as free (its new claim replaces it).
+   */
+  claimIdempotencyKey (claim: IdempotencyKeyClaim): Promise<IdempotencyClaim>
+  /** Keeps the answer of the claim `owner` holds; false when the claim is no longer its (taken over, released). */
+  completeIdempotencyKey (id: string, owner: string, answer: IdempotentAnswer): Promise<boolean>
+  /** Gives the key up, when `owner` still holds it running: the next request with it runs (a 5xx is not kept). */
+  releaseIdempotencyKey (id: string, owner: string): Promise<void>
+  /** Deletes keys that expired before `before` (an ISO instant), at most `limit` of them; returns how many. */
+  purgeIdempotencyKeys (before: string, limit: number): Promise<number>
+}
+
 /** What every backend has: its name, a health check and a close. */
 export interface Lifecycle {
   /** The backend (`postgres`, `pglite`, `memory`, `redis`). */
@@ -542,7 +593,7 @@ export interface Lifecycle {
 }
 
 /** Everything the plugins persist: every store of one backend. */
-export interface Storage extends CatalogStore, CartStore, CartViewStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, Lifecycle {}
+export interface Storage extends CatalogStore, CartStore, CartViewStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, IdempotencyStore, Lifecycle {}
 
 export interface RateHit {
   /** Hits counted in the current window, this one included. */

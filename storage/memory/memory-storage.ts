@@ -4,6 +4,7 @@ import { MemoryAnalyticsStore, MemorySettingsStore } from '../../drawer/index.ts
 import { MemoryCartStore } from './cart-store.ts'
 import { MemoryCartViewStore } from './cart-view-store.ts'
 import { MemoryCatalogStore } from './catalog-store.ts'
+import { MemoryIdempotencyStore } from './idempotency-store.ts'
 import { MemoryMetaStore } from './meta-store.ts'
 import { MemoryOrderStore } from './order-store.ts'
 import { MemoryState, type MemoryStorageOptions } from './state.ts'
@@ -44,7 +45,8 @@ export class MemoryStorage extends ComposedStorage {
       accounts: new MemoryAccountStore(state),
       settings,
       analytics: new MemoryAnalyticsStore(state),
-      meta: new MemoryMetaStore(state)
+      meta: new MemoryMetaStore(state),
+      idempotency: new MemoryIdempotencyStore(state)
     })
     this.#state = state
   }

@@ -135,6 +135,25 @@ export const migrations: readonly Migration[] = [
          FROM jsonb_array_elements(data->'lines') WITH ORDINALITY AS x(l, n)))
        WHERE EXISTS (SELECT 1 FROM jsonb_array_elements(data->'lines') l WHERE l ? 'group' OR l ? 'origin' OR l ? 'rewardId')`
     ]
+  },
+  {
+    id: '0008_idempotency_keys',
+    statements: [
+      // The Idempotency-Key of a write: claimed by its first request (`owner`, held until `locked_until` while it
+      // runs), then its answer (`status`, `headers`, `body`), kept until `expires_at`.
+      `CREATE TABLE svc_idempotency_keys (
+        id text PRIMARY KEY,
+        fingerprint text NOT NULL,
+        owner text NOT NULL,
+        locked_until timestamptz NULL,
+        expires_at timestamptz NOT NULL,
+        status integer NULL,
+        headers jsonb NULL,
+        body text NULL
+      )`,
+      // The sweep deletes expired keys.
+      'CREATE INDEX svc_idempotency_keys_expires_at_idx ON svc_idempotency_keys (expires_at)'
+    ]
   }
 ]
 

@@ -7,6 +7,7 @@ import { SqlCartViewStore } from './cart-view-store.ts'
 import { SqlCatalogStore } from './catalog-store.ts'
 import type { SqlClient } from './client.ts'
 import { SqlContext } from './context.ts'
+import { SqlIdempotencyStore } from './idempotency-store.ts'
 import { SqlMetaStore } from './meta-store.ts'
 import { migrateStorage } from './migrations.ts'
 import { SqlOrderStore } from './order-store.ts'
@@ -33,7 +34,8 @@ export class SqlStorage extends ComposedStorage {
       accounts: new SqlAccountStore(sql),
       settings: new SqlSettingsStore(sql),
       analytics: new SqlAnalyticsStore(sql),
-      meta: new SqlMetaStore(sql)
+      meta: new SqlMetaStore(sql),
+      idempotency: new SqlIdempotencyStore(sql)
     })
     this.name = name
     this.#sql = sql

@@ -40,8 +40,8 @@ export const NO_STORE = {
   vary: 'Cookie, Authorization, Origin'
 }
 /** Design §3.4: what a cross-origin caller may read. */
-export const CORS_EXPOSED = ['Cart-Token', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']
-export const CORS_ALLOWED_REQUEST_HEADERS = ['Cart-Token', 'X-WP-Nonce', 'Content-Type']
+export const CORS_EXPOSED = ['Cart-Token', 'Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Idempotent-Replayed']
+export const CORS_ALLOWED_REQUEST_HEADERS = ['Cart-Token', 'X-WP-Nonce', 'Content-Type', 'Idempotency-Key']
 
 /** Codes the security rules answer with: a response carrying none of them got through the rules. */
 const RULE_CODES = new Set([

@@ -110,7 +110,7 @@ export const storeRoutesPlugin = fp<StoreRoutesOptions>(async (fastify, options)
     svc.setErrorHandler(restErrorHandler)
     boundJsonDepth(svc)
     const app = svc.withTypeProvider<TypeBoxTypeProvider>()
-    const write = (max: number) => ({ svc: { edition: 'free' as const, access: 'cart' as const, rateLimit: perMinute(max) } })
+    const write = (max: number) => ({ svc: { edition: 'free' as const, access: 'cart' as const, rateLimit: perMinute(max) }, idempotent: true })
     const cartAnswer = { 200: StoreCartSchema, ...storeCartErrors }
 
     app.get('/store/cart', {

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin'
 import swagger, { type SwaggerTransform } from '@fastify/swagger'
 import { ErrorBody } from '../../../kernel/schemas/error.ts'
 import type {} from '../security/index.ts'
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../idempotency/index.ts'
 import { addRateLimitHeaders, addRetryAfterToRefusals, RATE_LIMIT_EXTENSION, rateLimitExtension, rateLimitSentence } from './rate-limit.ts'
 import { securitySchemes, STORE_API_CART_SECURITY, svcSecurity, type CookieNames } from './security.ts'
 import { actionPath, mergeWcAjaxActions } from './wc-ajax.ts'
@@ -206,6 +207,41 @@ function described (schema: FastifySchema, paragraph: string): string {
   return typeof description === 'string' && description !== '' ? `${description}\n\n${paragraph}` : paragraph
 }
 
+const idempotencyKeyHeader = {
+  type: 'object',
+  properties: {
+    [IDEMPOTENCY_KEY_HEADER]: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'A key of the client\'s (a new one per change, the same one for its retries): the first request is applied ' +
+        'once and its answer kept for 24 hours; a repeat with the same method, path and body for the same cart and user gets ' +
+        'that answer again. 1 to 255 visible ASCII characters (else 400 `svc_idempotency_key_invalid`).'
+    }
+  }
+}
+
+const replayedHeader = {
+  [IDEMPOTENT_REPLAYED_HEADER]: { type: 'string', enum: ['true'], description: 'The answer is the one kept for the request\'s `Idempotency-Key`.' }
+}
+
+/** A route that declares `config.idempotent`: the `Idempotency-Key` header, its refusals and the replay header. */
+function withIdempotencyKey (schema: FastifySchema): FastifySchema {
+  const response = { ...(withSuccessHeaders(schema.response, replayedHeader) ?? schema.response as object | undefined) } as ResponseMap
+  response[409] ??= { ...ErrorBody, 'x-response-description': 'The first request with this `Idempotency-Key` still runs after 10 seconds (`svc_idempotency_key_in_use`, `Retry-After`).' }
+  response[422] ??= { ...ErrorBody, 'x-response-description': 'The `Idempotency-Key` was used for another request (`svc_idempotency_key_reused`).' }
+  const headers = schema.headers as { properties?: object } | undefined
+  return {
+    ...schema,
+    headers: { ...idempotencyKeyHeader, ...headers, properties: { ...idempotencyKeyHeader.properties, ...headers?.properties } },
+    description: described(schema, 'Takes an `Idempotency-Key`: a repeat with the same key and request is answered as the first was, ' +
+      'without a second change (`Idempotent-Replayed: true`), and waits for the first while it runs (409 `svc_idempotency_key_in_use` ' +
+      'after 10 seconds); the key with another request answers 422 `svc_idempotency_key_reused`. A 5xx answer is not kept.'),
+    response
+  }
+}
+
 /**
  * The OpenAPI document of every route declared after this plugin, served as JSON at `GET /openapi.json` (that
  * route itself stays out of the document). Register it before the other plugins: it collects routes as they are
@@ -250,6 +286,7 @@ export const openapiPlugin = fp<OpenapiPluginOptions>(async (fastify, options) =
         response: withSuccessHeaders(result.response, cartResponseHeaders) ?? result.response
       }
     }
+    if (route.config?.idempotent === true) result = withIdempotencyKey(result)
     if (/\/wc\/store\/v1\/products$/.test(url)) {
       result = { ...result, response: withSuccessHeaders(result.response, productListHeaders) ?? result.response }
     }

@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify'
 
-export const CORS_ALLOW_HEADERS = 'Cart-Token, X-WP-Nonce, Content-Type'
-export const CORS_EXPOSE_HEADERS = 'Cart-Token, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining'
+export const CORS_ALLOW_HEADERS = 'Cart-Token, X-WP-Nonce, Content-Type, Idempotency-Key'
+export const CORS_EXPOSE_HEADERS = 'Cart-Token, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Idempotent-Replayed'
 const PREFLIGHT_MAX_AGE_SECONDS = 600
 
 /** CORS with credentials for an allowed origin other than the site's own (design §3.4). */

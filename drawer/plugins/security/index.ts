@@ -9,6 +9,7 @@ import type { SvcRequestContext } from './context.ts'
 import { setCorsHeaders, setPreflightHeaders } from './cors.ts'
 import { checkOrigin, normaliseOrigins, originOf } from './origin.ts'
 import { countRequest, type RateDecision } from './rate-limit.ts'
+import { cartIdentity, installIdempotency, userIdentity } from '../idempotency/index.ts'
 import { refusedRequest } from './request-rules.ts'
 import { BODY_LIMITS, type HttpMethod, type SvcRouteSpec } from './route-rules.ts'
 
@@ -27,6 +28,14 @@ export interface SecurityPluginOptions {
   rateLimitMultiplier?: number
 }
 
+/** Who an `svc/v1` request acts for, as access resolved it: its cart and user, or the admin; null before access ran. */
+function svcIdentity (request: FastifyRequest): string | null {
+  const context = request.svc
+  if (context === null) return null
+  if (context.cartKey !== null) return cartIdentity(context.cartKey, context.user?.id ?? null)
+  return context.user === null ? null : userIdentity(context.user.id)
+}
+
 /** Splits a request URL without allocating for the common case of no query string. */
 function splitUrl (url: string): { path: string, query: URLSearchParams | null } {
   const mark = url.indexOf('?')
@@ -37,7 +46,9 @@ function splitUrl (url: string): { path: string, query: URLSearchParams | null }
  * Every rule of specification §4.4, §5, §7 and §8 for the routes under `{restRoot}svc/v1`: origin check and CORS,
  * JSONP and method-override refusal, 405 with `Allow`, caching headers, access groups, rate limits per IP and per
  * visitor, body limits, and errors in the one shape. A route declares its rules in its own options (`config.svc`,
- * `bodyLimit`: see ./route-rules.ts); routes must be added after this plugin, which collects them as they are.
+ * `bodyLimit`: see ./route-rules.ts); routes must be added after this plugin, which collects them as they are. A
+ * cart-changing route that declares `idempotent` takes an `Idempotency-Key` (../idempotency/), kept in the drawer's
+ * `idempotency` store when it has one.
  */
 export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options) => {
   const shop = fastify.commerce
@@ -80,6 +91,11 @@ export const securityPlugin = fp<SecurityPluginOptions>(async (fastify, options)
     // The HEAD twin of a GET route shares its rules and is not listed.
     if (method !== 'HEAD') registered.push(spec)
   })
+  // The cart-changing routes take an Idempotency-Key (`config.idempotent`), scoped to the cart and user access found.
+  const idempotencyStore = fastify.drawerStores.idempotency
+  if (idempotencyStore !== undefined) {
+    installIdempotency(fastify, { store: idempotencyStore, now: () => shop.now(), identify: svcIdentity, routes: isSvc })
+  }
   const allowOf = (path: string) => {
     const methods = routes.get(path)
     return methods ? [...methods, 'OPTIONS'].join(', ') : null

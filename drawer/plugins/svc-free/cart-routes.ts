@@ -33,7 +33,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   // A shop that removes lines without a read first (`removeItemsUnread`) gets a guest's request without one.
   const removeUnread = shop.carts.removeItemsUnread?.bind(shop.carts)
   app.post('/cart/remove-items', {
-    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(30), guestWithoutRead: removeUnread !== undefined } },
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(30), guestWithoutRead: removeUnread !== undefined }, idempotent: true },
     schema: {
       tags,
       operationId: 'svcRemoveCartItems',
@@ -55,7 +55,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   })
 
   app.post('/coupon', {
-    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(10) } },
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(10) }, idempotent: true },
     bodyLimit: BODY_LIMITS.coupon,
     schema: {
       tags,
@@ -68,7 +68,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request, reply) => changeCart(fastify, request, reply, () => shop.carts.applyCoupon(cartKeyOf(request), request.body.code, viewerOf(request))))
 
   app.delete('/coupon', {
-    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) }, idempotent: true },
     bodyLimit: BODY_LIMITS.coupon,
     schema: {
       tags,

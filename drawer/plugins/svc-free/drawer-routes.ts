@@ -71,7 +71,7 @@ export const drawerRoutes: FastifyPluginAsync = async (fastify) => {
   }, async (request) => recommendationsFor(fastify, await cartStateOf(fastify, request), viewerOf(request)))
 
   app.post('/recommendations/add', {
-    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) } },
+    config: { svc: { edition: 'free', access: 'cart', rateLimit: perMinute(20) }, idempotent: true },
     schema: {
       tags,
       operationId: 'svcAddRecommendation',

@@ -38,7 +38,7 @@ export const proBundleRoutes = (bundles: BundleBuilder): FastifyPluginAsync => a
   }, async (request) => bundles.companions(request.query.product_id, viewerOf(request)))
 
   app.post('/bundle-builder/add', {
-    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) } },
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) }, idempotent: true },
     schema: {
       tags,
       operationId: 'svcAddBundle',

@@ -51,7 +51,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
   }, async (request) => addons.list(await cartStateOf(fastify, request), viewerOf(request)))
 
   app.post('/smart-addons/toggle', {
-    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(30) } },
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(30) }, idempotent: true },
     schema: {
       tags,
       operationId: 'svcToggleSmartAddon',
@@ -64,7 +64,7 @@ export const proDrawerRoutes = (addons: SmartAddons): FastifyPluginAsync => asyn
     addons.toggle(await cartStateOf(fastify, request), request.body.addon_id, request.body.active, viewerOf(request))))
 
   app.post('/spotlight/add', {
-    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) } },
+    config: { svc: { edition: 'pro', access: 'cart', rateLimit: perMinute(20) }, idempotent: true },
     schema: {
       tags,
       operationId: 'svcAddSpotlightOffer',

@@ -1,10 +1,10 @@
 import { repeatWhileOpen } from '../../../kernel/lib/index.ts'
 import type { FastifyInstance } from 'fastify'
-import type { AccountStore, CartStore } from '../../../storage/contract/index.ts'
+import type { AccountStore, CartStore, IdempotencyStore } from '../../../storage/contract/index.ts'
 
 /**
- * The scheduled sweep: guest carts not written for longer than their lifetime, and sessions past their expiry, are
- * deleted in batches. Every instance runs it; the storage's purges skip rows another instance is deleting or a
+ * The scheduled sweep: guest carts not written for longer than their lifetime, sessions past their expiry and
+ * idempotency keys past theirs are deleted in batches. Every instance runs it; the storage's purges skip rows another instance is deleting or a
  * request is writing (PostgreSQL's `FOR UPDATE SKIP LOCKED`), so instances sweeping at once delete each row once
  * and never wait on each other, and a logged-in user's cart is never a guest cart. Errors are logged, never thrown.
  */
@@ -39,6 +39,7 @@ export interface SweepLog {
 export interface SweepResult {
   guestCarts: number
   sessions: number
+  idempotencyKeys: number
 }
 
 type Purge = (cutoff: string, limit: number) => Promise<number>
@@ -53,12 +54,12 @@ async function purgeAll (purge: Purge, cutoff: string, batch: number): Promise<n
   return total
 }
 
-/** What the sweep purges: guest carts and expired sessions. */
-export type SweptStores = Pick<CartStore, 'purgeGuestCarts'> & Pick<AccountStore, 'purgeExpiredSessions'>
+/** What the sweep purges: guest carts, expired sessions and expired idempotency keys. */
+export type SweptStores = Pick<CartStore, 'purgeGuestCarts'> & Pick<AccountStore, 'purgeExpiredSessions'> & Pick<IdempotencyStore, 'purgeIdempotencyKeys'>
 
 /**
- * One sweep at the instant `now`: guest carts last written before `now - cartLifetimeMs`, then sessions expired
- * before `now`. A purge that fails is logged and the other still runs.
+ * One sweep at the instant `now`: guest carts last written before `now - cartLifetimeMs`, then sessions and
+ * idempotency keys expired before `now`. A purge that fails is logged and the others still run.
  */
 export async function sweepExpired (
   storage: SweptStores,
@@ -68,7 +69,7 @@ export async function sweepExpired (
 ): Promise<SweepResult> {
   const batch = Math.max(1, Math.floor(options.batch ?? DEFAULT_SWEEP.batch))
   const lifetime = options.cartLifetimeMs ?? DEFAULT_SWEEP.cartLifetimeMs
-  const result: SweepResult = { guestCarts: 0, sessions: 0 }
+  const result: SweepResult = { guestCarts: 0, sessions: 0, idempotencyKeys: 0 }
   try {
     result.guestCarts = await purgeAll((cutoff, limit) => storage.purgeGuestCarts(cutoff, limit), new Date(now.getTime() - lifetime).toISOString(), batch)
   } catch (error) {
@@ -79,7 +80,12 @@ export async function sweepExpired (
   } catch (error) {
     log.error({ err: error }, 'sweep: expired sessions could not be purged')
   }
-  if (result.guestCarts > 0 || result.sessions > 0) log.info(result, 'sweep: expired guest carts and sessions deleted')
+  try {
+    result.idempotencyKeys = await purgeAll((cutoff, limit) => storage.purgeIdempotencyKeys(cutoff, limit), now.toISOString(), batch)
+  } catch (error) {
+    log.error({ err: error }, 'sweep: expired idempotency keys could not be purged')
+  }
+  if (result.guestCarts > 0 || result.sessions > 0 || result.idempotencyKeys > 0) log.info(result, 'sweep: expired guest carts, sessions and idempotency keys deleted')
   return result
 }
 

@@ -68,6 +68,7 @@ export const batchRoute: FastifyPluginAsync = async (fastify) => {
   app.post('/batch', {
     // 25 requests of a few kilobytes each.
     bodyLimit: 256 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'storeApiBatch',

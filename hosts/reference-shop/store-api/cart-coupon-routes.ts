@@ -41,7 +41,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/coupons', {
     bodyLimit: 16 * 1024,
-    config: { shopRateLimit: 'coupon' },
+    config: { shopRateLimit: 'coupon', idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'createCartCoupon',
@@ -61,6 +61,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/cart/coupons', {
     bodyLimit: NO_BODY,
+    config: { idempotent: true },
     schema: { tags: ['store-api'], operationId: 'deleteCartCoupons', summary: 'Remove every coupon', response: EmptiedResponses }
   }, async (request, reply) => {
     const { key, viewer } = await cart.session(request, reply)
@@ -88,6 +89,7 @@ export const cartCouponRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/cart/coupons/:code', {
     bodyLimit: NO_BODY,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'deleteCartCoupon',

@@ -40,6 +40,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
   app.post('/cart/items', {
     // Fifty chosen attributes of 200 characters each fit.
     bodyLimit: 32 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'createCartItem',
@@ -69,6 +70,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/cart/items', {
     bodyLimit: NO_BODY,
+    config: { idempotent: true },
     schema: { tags: ['store-api'], operationId: 'deleteCartItems', summary: 'Empty the cart (its items and coupons)', response: EmptiedResponses }
   }, async (request, reply) => {
     const { key, viewer } = await cart.session(request, reply)
@@ -96,6 +98,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.put('/cart/items/:key', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'updateCartItemByKey',
@@ -116,6 +119,7 @@ export const cartItemRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.delete('/cart/items/:key', {
     bodyLimit: NO_BODY,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'deleteCartItem',

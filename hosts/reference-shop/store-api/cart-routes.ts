@@ -18,6 +18,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
   app.post('/cart/add-item', {
     // Fifty chosen attributes of 200 characters each fit.
     bodyLimit: 32 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'addCartItem',
@@ -35,6 +36,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/update-item', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'updateCartItem',
@@ -48,6 +50,7 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/remove-item', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'removeCartItem',
@@ -61,13 +64,14 @@ export const cartRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/apply-coupon', {
     bodyLimit: 16 * 1024,
-    config: { shopRateLimit: 'coupon' },
+    config: { shopRateLimit: 'coupon', idempotent: true },
     schema: { tags: ['store-api'], operationId: 'applyCartCoupon', summary: 'Apply a coupon', body: CouponBody, response: CartResponses }
   }, async (request, reply) =>
     change(request, reply, (key, viewer) => shop.carts.applyCoupon(key, request.body.code, viewer)))
 
   app.post('/cart/remove-coupon', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'removeCartCoupon',

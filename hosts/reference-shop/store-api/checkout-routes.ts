@@ -60,6 +60,7 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.put('/checkout', {
     bodyLimit: 64 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'updateCheckout',
@@ -84,7 +85,7 @@ export const checkoutRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/checkout', {
     bodyLimit: 64 * 1024,
-    config: { shopRateLimit: 'checkout' },
+    config: { shopRateLimit: 'checkout', idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'placeOrder',

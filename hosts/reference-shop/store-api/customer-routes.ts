@@ -110,6 +110,7 @@ export const customerRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/update-customer', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'updateCartCustomer',
@@ -139,6 +140,7 @@ export const customerRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/select-shipping-rate', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'selectCartShippingRate',
@@ -156,6 +158,7 @@ export const customerRoutes: FastifyPluginAsync = async (fastify) => {
 
   app.post('/cart/extensions', {
     bodyLimit: 16 * 1024,
+    config: { idempotent: true },
     schema: {
       tags: ['store-api'],
       operationId: 'updateCartExtensions',

@@ -49,13 +49,13 @@ for (const backend of ['memory', 'pglite'] as Backend[]) {
 
     t.equal(DEFAULT_SWEEP.cartLifetimeMs, 48 * HOUR, 'a guest cart lives as long as its Cart-Token')
     const early = await sweepExpired(storage, new Date(now + 47 * HOUR), quiet, { batch: 3 })
-    t.same(early, { guestCarts: 0, sessions: 1 }, '47 hours on: no cart yet, the expired session')
+    t.same(early, { guestCarts: 0, sessions: 1, idempotencyKeys: 0 }, '47 hours on: no cart yet, the expired session')
     t.ok(await storage.getCart(guests[0]!), 'the guest cart is kept')
     t.equal(await storage.getSession('expired-session'), null)
     t.ok(await storage.getSession('live-session'))
 
     const late = await sweepExpired(storage, new Date(now + 49 * HOUR), quiet, { batch: 3 })
-    t.same(late, { guestCarts: 7, sessions: 0 }, '49 hours on: every guest cart, three at a time until fewer than three were left')
+    t.same(late, { guestCarts: 7, sessions: 0, idempotencyKeys: 0 }, '49 hours on: every guest cart, three at a time until fewer than three were left')
     for (const key of guests) t.equal(await storage.getCart(key), null)
     t.ok(await storage.getCart(owned.key), 'a logged-in user\'s cart is never swept')
   })
@@ -67,10 +67,11 @@ test('a sweep logs a failing purge and goes on; it never throws', async (t) => {
   let sessionCalls = 0
   const failing = {
     purgeGuestCarts: async () => { throw new Error('database gone') },
-    purgeExpiredSessions: async () => { sessionCalls++; return 0 }
+    purgeExpiredSessions: async () => { sessionCalls++; return 0 },
+    purgeIdempotencyKeys: async () => 0
   }
   const result = await sweepExpired(failing, new Date(), log)
-  t.same(result, { guestCarts: 0, sessions: 0 })
+  t.same(result, { guestCarts: 0, sessions: 0, idempotencyKeys: 0 })
   t.equal(sessionCalls, 1, 'the sessions were still purged')
   t.same(errors, ['sweep: guest carts could not be purged'])
 })
@@ -120,6 +121,6 @@ for (const backend of storageBackends().filter((candidate) => candidate.name ===
     t.equal(first.guestCarts + second.guestCarts, guests.length, `${first.guestCarts} + ${second.guestCarts}: each guest cart deleted once`)
     for (const key of guests) if (await b.getCart(key) !== null) t.fail(`guest cart ${key} is left`)
     for (const { key } of owned) t.ok(await a.getCart(key), 'the logged-in users\' carts are kept')
-    t.same(await sweepExpired(b, at, quiet, { batch: 4 }), { guestCarts: 0, sessions: 0 }, 'a later sweep finds nothing')
+    t.same(await sweepExpired(b, at, quiet, { batch: 4 }), { guestCarts: 0, sessions: 0, idempotencyKeys: 0 }, 'a later sweep finds nothing')
   })
 }
