@@ -229,7 +229,7 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
   const mismatched: string[] = []
   for (const shopper of shoppers) {
     const stored = await waitFor(async () => {
-      const answer = await call(servers[0], 'GET', `${STORE_API}/cart`, { 'cart-token': shopper.token, 'x-forwarded-for': shopper.ip })
+      const answer = await call(servers[0] ?? null, 'GET', `${STORE_API}/cart`, { 'cart-token': shopper.token, 'x-forwarded-for': shopper.ip })
       return answer.status === 200 ? itemsOf(answer.json) : null
     }, { timeoutMs: 30_000, what: 'the cart read' })
     if (JSON.stringify([...stored].sort()) !== JSON.stringify([...shopper.expected].sort())) {
