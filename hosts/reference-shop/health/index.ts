@@ -43,15 +43,19 @@ export const healthPlugin = fp<HealthPluginOptions>(async (fastify, { storage, r
     }
   })
   if (stopWatching !== undefined) fastify.addHook('onClose', async () => stopWatching())
-  const stopWatchingCache = storage.onViewCacheChange?.((state, cause) => {
-    const backend = storage.viewCache?.().backend
-    if (state === 'bypassed') {
-      fastify.log.warn({ err: cause, backend }, 'cart view cache does not answer: it is bypassed (reads from the database, writes go on) until it does')
-    } else {
-      fastify.log.info({ backend }, 'cart view cache answers again: it was told of the writes made meanwhile and is used again')
-    }
+  // Watched once the app is ready: the storage is not called while the routes are added.
+  let stopWatchingCache: (() => void) | undefined
+  fastify.addHook('onReady', async () => {
+    stopWatchingCache = storage.onViewCacheChange?.((state, cause) => {
+      const backend = storage.viewCache?.().backend
+      if (state === 'bypassed') {
+        fastify.log.warn({ err: cause, backend }, 'cart view cache does not answer: it is bypassed (reads from the database, writes go on) until it does')
+      } else {
+        fastify.log.info({ backend }, 'cart view cache answers again: it was told of the writes made meanwhile and is used again')
+      }
+    })
   })
-  if (stopWatchingCache !== undefined) fastify.addHook('onClose', async () => stopWatchingCache())
+  fastify.addHook('onClose', async () => stopWatchingCache?.())
 
   fastify.get('/healthz', {
     schema: { tags: ['health'], operationId: 'healthz', summary: 'Liveness: the process answers', security: PUBLIC_SECURITY, response: { 200: HealthSchema } }
