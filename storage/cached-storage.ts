@@ -1,7 +1,7 @@
 import { cartProductIds } from '../kernel/domain/cart.ts'
 import type { CartData } from '../kernel/domain/types.ts'
 import { StorageUnavailableError } from './contract/index.ts'
-import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, WriteVersions } from './contract/index.ts'
+import type { CartRead, CartSnapshot, CartViewCache, RemovedCartLines, StoredCart, Storage, ViewCacheState, WriteVersions } from './contract/index.ts'
 
 /** The drawer's snapshot is the view named `svc`: the storage's own snapshot column backs it. */
 const SNAPSHOT_VIEW = 'svc'
@@ -16,8 +16,15 @@ const DATA_STAMP = 'data'
 const NO_VIEWS = Number.MAX_SAFE_INTEGER
 
 export interface CartViewCacheOptions {
-  /** A cache read or fill that failed (the read went to the database instead). */
+  /** A cache call that failed (the cache is bypassed until it answers again). */
   onError?: (error: unknown) => void
+  /** How often the cache is tried again while it is bypassed (default 1 s); no request waits for it. */
+  probeIntervalMs?: number
+  /**
+   * Carts written while the cache is bypassed that it is told of once it answers again, at most (default 100,000): a
+   * write of one more cart is refused (503) until the cache has been told.
+   */
+  maxOwedCarts?: number
 }
 
 /**
@@ -25,46 +32,164 @@ export interface CartViewCacheOptions {
  * from the cache, with no database round trip, and falls back to the database when the cache misses or fails.
  *
  * Every write that could change a view tells the cache before it commits (`beginCartWrite`, `beginVersionsWrite`):
- * after a write has answered, no instance answers a view from before it. When the cache cannot be told, the write is
- * refused as a storage outage (503) rather than done: an unreachable cache could still hold the old view for other
- * instances. Reads never need the cache.
+ * after a write has answered, no instance answers a view from before it.
+ *
+ * When a cache call fails or times out, the cache is **bypassed** by this instance: reads go to the database and
+ * fill nothing, writes go on without telling the cache, and the instance remembers what it owes the cache: the carts
+ * it wrote (each with the least version a view of it may have from now on) and whether the catalog's or settings'
+ * versions changed. Every `probeIntervalMs` it tries the cache in the background: once the cache answers, it is told
+ * every owed write (`beginCartWrite` with that least version, a versions write with the database's versions), and
+ * only then does this instance read and fill the cache again. A view older than a write acknowledged meanwhile is
+ * refused by the cache's own version checks from then on, however late another read's fill of it arrives. Until then,
+ * another instance that still reaches the cache may answer such a view (a partition between this instance and the
+ * cache only): for as long as the partition lasts, plus one probe interval.
  */
 export function withCartViewCache (storage: Storage, cache: CartViewCache, options: CartViewCacheOptions = {}): Storage {
+  const { probeIntervalMs = 1000, maxOwedCarts = 100_000 } = options
+  let state: ViewCacheState = 'shared'
+  let closed = false
+  /** Carts written while bypassed: the least version a view of each may have, for the cache to be told. */
+  const owedCarts = new Map<string, number>()
+  /** A catalog, settings or order write made while bypassed, not yet published to the cache. */
+  let owedVersions = false
+  const listeners = new Set<(state: ViewCacheState, cause?: unknown) => void>()
+  let probeTimer: NodeJS.Timeout | undefined
+  const setState = (next: ViewCacheState, cause?: unknown): void => {
+    state = next
+    for (const listener of listeners) listener(next, cause)
+  }
+  const scheduleProbe = (): void => {
+    if (closed || probeTimer !== undefined) return
+    probeTimer = setTimeout(() => {
+      probeTimer = undefined
+      recover().catch(() => {})
+    }, probeIntervalMs)
+    probeTimer.unref()
+  }
+  /** A cache call failed: from now on the cache is bypassed until `recover` has told it everything owed. */
   const failed = (error: unknown): null => {
     options.onError?.(error)
+    if (state === 'shared') {
+      setState('bypassed', error)
+      scheduleProbe()
+    }
     return null
   }
-  const begin = async (start: () => Promise<void>): Promise<void> => {
+  const owe = (key: string, leastVersion: number): void => {
+    if (!owedCarts.has(key) && owedCarts.size >= maxOwedCarts) {
+      throw new StorageUnavailableError('The cart view cache has been unreachable for too many writes: the write was not made.')
+    }
+    owedCarts.set(key, Math.max(leastVersion, owedCarts.get(key) ?? 0))
+  }
+  /** Tells the cache the versions as the database holds them now, as a versions write would have. */
+  const publishVersions = async (): Promise<void> => {
+    await cache.beginVersionsWrite()
+    await cache.endVersionsWrite(await storage.getVersions())
+  }
+  /**
+   * Run by the probe while bypassed: tells the cache every owed write, then uses it again. The switch back happens in
+   * the same turn of the event loop as the check that nothing is owed any more: a write that found the cache bypassed
+   * recorded its debt before that (synchronously, before it committed), so it was either told here or is still owed.
+   */
+  const recover = async (): Promise<void> => {
+    try {
+      await cache.ping()
+      while (owedCarts.size > 0 || owedVersions) {
+        const batch = [...owedCarts].slice(0, 1000)
+        await Promise.all(batch.map(([key, least]) => cache.beginCartWrite(key, least)))
+        for (const [key, least] of batch) if (owedCarts.get(key) === least) owedCarts.delete(key)
+        if (owedVersions) {
+          owedVersions = false
+          try {
+            await publishVersions()
+          } catch (error) {
+            owedVersions = true
+            throw error
+          }
+        }
+      }
+      if (closed) return
+      setState('shared')
+    } catch (error) {
+      options.onError?.(error)
+      scheduleProbe()
+    }
+  }
+  /**
+   * Before a write commits: tells the cache (`start`), or, while it is bypassed or when telling it fails, records
+   * what is owed (`leastVersion` of the cart's views; none for a pending write, whose version is owed after it).
+   */
+  const begin = async (start: () => Promise<void>, owed: { key: string, leastVersion: number } | 'versions' | null): Promise<boolean> => {
+    const record = (): false => {
+      if (owed === 'versions') owedVersions = true
+      else if (owed !== null) owe(owed.key, owed.leastVersion)
+      return false
+    }
+    if (state === 'bypassed') return record()
     try {
       await start()
+      return true
     } catch (error) {
-      throw new StorageUnavailableError('The cart view cache cannot be reached: the write was not made.', { cause: error })
-    }
-  }
-  const published = async (): Promise<void> => {
-    try {
-      await cache.endVersionsWrite(await storage.getVersions())
-    } catch (error) {
-      // The versions stay unknown to the cache until its entry expires: reads go to the database meanwhile.
       failed(error)
+      return record()
     }
   }
-  /** A catalog or settings write, bracketed. */
+  /**
+   * After a write whose version is known only once it committed: the cart's views below it are refused, by the cache
+   * at once while it is used, else once it answers again. Before the write answers.
+   */
+  const settle = async (key: string, leastVersion: number): Promise<void> => {
+    if (state === 'shared') {
+      try {
+        await cache.beginCartWrite(key, leastVersion)
+        return
+      } catch (error) {
+        failed(error)
+      }
+    }
+    owe(key, leastVersion)
+  }
+  const published = async (told: boolean): Promise<void> => {
+    try {
+      if (told) await cache.endVersionsWrite(await storage.getVersions())
+      // Begun while the cache was bypassed and it is used again: publish, as `recover` would have.
+      else if (state === 'shared') await publishVersions()
+      else owedVersions = true
+    } catch (error) {
+      // Told, not ended: the versions stay unknown to the cache until its entry expires (reads go to the database
+      // meanwhile); they are published again once the cache answers.
+      failed(error)
+      owedVersions = true
+    }
+  }
+  /** A catalog, settings or order write, bracketed. */
   const versionsWrite = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A): Promise<R> => {
-    await begin(() => cache.beginVersionsWrite())
+    const told = await begin(() => cache.beginVersionsWrite(), 'versions')
     try {
       return await write(...args)
     } finally {
-      await published()
+      await published(told)
+    }
+  }
+  const read = async (key: string, view: string): Promise<Awaited<ReturnType<CartViewCache['read']>>> => {
+    const nothing = { view: null, versions: null }
+    if (state === 'bypassed') return nothing
+    try {
+      return await cache.read(key, view)
+    } catch (error) {
+      failed(error)
+      return nothing
     }
   }
   const cached = async (key: string, view: string): Promise<CartSnapshot | null> => {
-    const { view: hit, versions } = await cache.read(key, view).catch(() => ({ view: null, versions: null }))
+    const { view: hit, versions } = await read(key, view)
     if (hit === null || versions === null) return null
     return { snapshot: hit.body, stamp: hit.stamp, version: hit.version, ...versions }
   }
-  const fill = (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) =>
-    cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
+  const fill = async (key: string, view: string, body: string, stamp: string, version: number, versions: WriteVersions | null) => {
+    if (state === 'bypassed') return
+    await cache.fill(key, view, { body, stamp, version }, versions ?? undefined).catch(failed)
+  }
   const knownProducts = storage.knownProducts?.bind(storage)
   /**
    * After a write of a cart's data: the new version's snapshot, when the write made one, and a guest's data, sent to
@@ -90,7 +215,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
    */
   const cachedRead = async (key: string): Promise<CartRead | null> => {
     if (knownProducts === undefined) return null
-    const { view, versions } = await cache.read(key, DATA_VIEW).catch(() => ({ view: null, versions: null }))
+    const { view, versions } = await read(key, DATA_VIEW)
     if (view === null || versions === null) return null
     const kept = parseKeptCart(view.body)
     if (kept === null || kept.data.coupons.length > 0) return null
@@ -140,7 +265,9 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
           throw error
         }
         kept = outcome.snapshot
-        if (outcome.data !== undefined && !newKey) await begin(() => cache.beginCartWrite(key, current.version + 1))
+        if (outcome.data !== undefined && !newKey) {
+          await begin(() => cache.beginCartWrite(key, current.version + 1), { key, leastVersion: current.version + 1 })
+        }
         return outcome
       }
       const seen = updateOptions?.seen
@@ -165,7 +292,7 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       ? {}
       : {
         async removeCartLines (key, itemKeys, finish) {
-          await begin(() => cache.beginPendingCartWrite(key))
+          const told = await begin(() => cache.beginPendingCartWrite(key), null)
           let written: RemovedCartLines | undefined
           let kept: { stamp: string, snapshot: string } | undefined
           // Not ended (the cache unreachable): the cart's views stay refused until its entry expires.
@@ -179,8 +306,18 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
               return { result }
             })
           } catch (error) {
-            await end()
+            // Whether the statement committed is not known: no view of the cart is answered until its entry expires.
+            if (told) await end()
+            else await settle(key, NO_VIEWS)
             throw error
+          }
+          if (!told) {
+            // The cache was not told before: its views below the written version are refused now (or owed).
+            if (written !== undefined) {
+              await settle(key, written.cart.version)
+              await Promise.all(fillWritten(key, written.cart, written.versions, kept))
+            }
+            return outcome
           }
           // The end and the fills are sent together, in that order (one connection runs them in order; a fill that
           // arrived first would only be refused, as during any pending write).
@@ -195,12 +332,12 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
       } satisfies Partial<Storage>),
 
     async setCartUser (key, userId) {
-      await begin(() => cache.beginCartWrite(key, NO_VIEWS))
+      await begin(() => cache.beginCartWrite(key, NO_VIEWS), { key, leastVersion: NO_VIEWS })
       return storage.setCartUser(key, userId)
     },
 
     async deleteCart (key) {
-      await begin(() => cache.beginCartWrite(key, NO_VIEWS))
+      await begin(() => cache.beginCartWrite(key, NO_VIEWS), { key, leastVersion: NO_VIEWS })
       return storage.deleteCart(key)
     },
 
@@ -209,7 +346,16 @@ export function withCartViewCache (storage: Storage, cache: CartViewCache, optio
     createOrder: versionsWrite(storage.createOrder.bind(storage)),
     saveSettings: versionsWrite(storage.saveSettings.bind(storage)),
 
+    viewCache: () => ({ backend: cache.name, state }),
+
+    onViewCacheChange (listener) {
+      listeners.add(listener)
+      return () => { listeners.delete(listener) }
+    },
+
     async close () {
+      closed = true
+      clearTimeout(probeTimer)
       await Promise.allSettled([cache.close()])
       await storage.close()
     }

@@ -593,7 +593,22 @@ export interface Lifecycle {
 }
 
 /** Everything the plugins persist: every store of one backend. */
-export interface Storage extends CatalogStore, CartStore, CartViewStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, IdempotencyStore, Lifecycle {}
+export interface Storage extends CatalogStore, CartStore, CartViewStore, OrderStore, AccountStore, SettingsStore, AnalyticsStore, MetaStore, IdempotencyStore, Lifecycle {
+  /**
+   * Whether the view cache kept beside the storage (`withCartViewCache`) is used now: `shared`, or `bypassed` while it
+   * fails or does not answer (reads go to the database, writes go on and are told to the cache once it answers). Absent
+   * on a storage that keeps no view cache.
+   */
+  viewCache? (): { backend: string, state: ViewCacheState }
+  /**
+   * Calls `listener` at each change of `viewCache().state`, with the failure that made the cache bypassed; returns the
+   * function that stops it. Present with `viewCache`.
+   */
+  onViewCacheChange? (listener: (state: ViewCacheState, cause?: unknown) => void): () => void
+}
+
+/** Whether a storage's view cache is used (`shared`) or bypassed while it does not answer. */
+export type ViewCacheState = 'shared' | 'bypassed'
 
 export interface RateHit {
   /** Hits counted in the current window, this one included. */

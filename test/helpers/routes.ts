@@ -4,9 +4,10 @@ import { createMemoryRateCounter } from '../../storage/memory/index.ts'
 import type { Storage } from '../../storage/contract/index.ts'
 import { TEST_SECRET } from './app.ts'
 
-/** Adding routes reads nothing: a storage that refuses every call shows it. */
+/** Adding routes reads nothing: a storage that refuses every call shows it (one without a view cache to watch). */
+const ABSENT = new Set<string | symbol>(['then', 'viewCache', 'onViewCacheChange'])
 const NO_STORAGE = new Proxy({}, {
-  get: (_target, name) => name === 'then' ? undefined : () => { throw new Error(`storage.${String(name)} called while routes were added`) }
+  get: (_target, name) => ABSENT.has(name) ? undefined : () => { throw new Error(`storage.${String(name)} called while routes were added`) }
 }) as Storage
 
 /**
