@@ -5,6 +5,9 @@
  * restarted: `pg_ctlcluster`), and one instance killed (SIGKILL) and started again. Every write carries an
  * `Idempotency-Key` and is sent again with it, to either instance, until it is answered, as the drawer's script does.
  *
+ * Before the faults, a phase without any (the shoppers leave the stocked product alone until it ends, so no answer
+ * is a refusal of the shop's): every answer then, read or write, is a 2xx.
+ *
  * Afterwards: every shopper's cart is what its last answered write said (every acknowledged write stored, nothing
  * unacknowledged), each answered checkout is one order (none twice), no product's stock went below zero or lost
  * track of what was sold, and the writes during the Redis faults succeeded at the first attempt (at least 99 %).
@@ -24,7 +27,8 @@ const FAULT_MS = Number(process.env.CHAOS_FAULT_SECONDS ?? 10) * 1000
 const SHOPPERS = 8
 /** Sold with stock kept (25 in the demo catalog): checkouts must never take more than there is. */
 const STOCKED = 107
-const PRODUCTS = [101, 102, 103, 104, STOCKED]
+const UNSTOCKED = [101, 102, 103, 104]
+const PRODUCTS = [...UNSTOCKED, STOCKED]
 const ADDRESS = { first_name: 'Ada', last_name: 'Lovelace', company: '', address_1: '1 Analytical Row', address_2: '', city: 'London', state: '', postcode: 'N1 9GU', country: 'GB', phone: '' }
 tap.setTimeout(30 * 60_000)
 
@@ -106,6 +110,13 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
 
   /** One request to an instance; a network error (the instance gone) answers status 0. */
   async function call (server: ServerProcess | null, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+    const sentAt = Date.now()
+    const answer = await send(server, method, path, headers, body)
+    countCalm(sentAt, method, path, answer)
+    return answer
+  }
+
+  async function send (server: ServerProcess | null, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
     if (server === null) return { status: 0, json: null }
     try {
       const response = await fetch(`${server.url}${path}`, {
@@ -129,6 +140,17 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
   const stats = { writes: 0, firstTry: 0, retried: 0, checkouts: 0, refused: 0, limited: 0, unanswered: [] as string[] }
   const duringRedisFaults = { writes: 0, firstTry: 0, failures: new Map<string, number>() }
   const inRedisFault = (at: number) => windows.some((w) => w.name.startsWith('redis') && at >= w.start && at <= w.end)
+  /** The phase without faults: every answer sent in it, by status and code. */
+  const calm = { start: Number.POSITIVE_INFINITY, end: Number.POSITIVE_INFINITY, answers: 0, reads: 0, statuses: new Map<string, number>() }
+  const inCalm = (at: number) => at >= calm.start && at <= calm.end
+  function countCalm (sentAt: number, method: string, path: string, answer: Answer): void {
+    if (!inCalm(sentAt)) return
+    calm.answers++
+    if (method === 'GET') calm.reads++
+    if (answer.status >= 200 && answer.status < 300) return
+    const what = `${method} ${path.replace(STORE_API, '')} ${answer.status} ${String(answer.json?.code ?? '')}`
+    calm.statuses.set(what, (calm.statuses.get(what) ?? 0) + 1)
+  }
 
   /** A write sent with one Idempotency-Key to either instance until it is answered (2xx or 4xx). */
   async function write (ip: string, token: string, path: string, body: unknown): Promise<Answer> {
@@ -186,30 +208,34 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
     new Map(((json?.items ?? []) as Array<{ id: number, quantity: number }>).map((item) => [item.id, item.quantity]))
 
   async function shop (index: number): Promise<Shopper> {
-    const ip = `198.51.100.${10 + index}`
-    const shopper: Shopper = { ip, token: await newToken(ip), expected: new Map(), orders: [] }
+    // Each cart is a visitor of its own (a new client address after each order), as a shop's limits expect.
+    const address = (round: number) => `198.51.${100 + (round % 150)}.${10 + index}`
+    let round = 0
+    const shopper: Shopper = { ip: address(round), token: await newToken(address(round)), expected: new Map(), orders: [] }
     let step = 0
     while (run.going) {
       step++
-      const id = PRODUCTS[(index + step) % PRODUCTS.length]!
+      const products = Date.now() <= calm.end ? UNSTOCKED : PRODUCTS
+      const id = products[(index + step) % products.length]!
       let answer: Answer
       if (step % 20 === 0 && shopper.expected.size > 0) {
-        answer = await write(ip, shopper.token, 'checkout', { billing_address: { ...ADDRESS, email: `shopper${index}@example.com` }, payment_method: 'cod' })
+        answer = await write(shopper.ip, shopper.token, 'checkout', { billing_address: { ...ADDRESS, email: `shopper${index}@example.com` }, payment_method: 'cod' })
         if (answer.status === 200 && typeof answer.json?.order_id === 'number') {
           stats.checkouts++
           shopper.orders.push(answer.json.order_id as number)
           shopper.expected = new Map()
-          // A placed order empties the cart; the next round starts a new one.
-          shopper.token = await newToken(ip)
+          // A placed order empties the cart; the next visitor starts a new one.
+          shopper.ip = address(++round)
+          shopper.token = await newToken(shopper.ip)
           continue
         }
       } else if (step % 3 === 0 && shopper.expected.has(id)) {
-        const item = ((await call(servers[0] ?? servers[1] ?? null, 'GET', `${STORE_API}/cart`, { 'cart-token': shopper.token, 'x-forwarded-for': ip })).json?.items ?? [])
+        const item = ((await call(servers[0] ?? servers[1] ?? null, 'GET', `${STORE_API}/cart`, { 'cart-token': shopper.token, 'x-forwarded-for': shopper.ip })).json?.items ?? [])
           .find((line: { id: number }) => line.id === id) as { key: string } | undefined
         if (item === undefined) continue
-        answer = await write(ip, shopper.token, 'cart/update-item', { key: item.key, quantity: 1 + (step % 3) })
+        answer = await write(shopper.ip, shopper.token, 'cart/update-item', { key: item.key, quantity: 1 + (step % 3) })
       } else {
-        answer = await write(ip, shopper.token, 'cart/add-item', { id, quantity: 1 })
+        answer = await write(shopper.ip, shopper.token, 'cart/add-item', { id, quantity: 1 })
       }
       if (answer.status >= 400) { stats.refused++; continue }
       if (answer.json?.items !== undefined) shopper.expected = itemsOf(answer.json)
@@ -230,6 +256,13 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
     t.comment(`${name}: over`)
   }
 
+  // A phase without faults first: two instances, mixed reads and writes.
+  await sleep(2000)
+  calm.start = Date.now()
+  t.comment('no fault: begins')
+  await sleep(FAULT_MS)
+  calm.end = Date.now()
+  t.comment('no fault: over')
   await fault('redis killed', () => redis.kill(), () => redis.start())
   await fault('redis frozen', () => redis.signal('SIGSTOP'), () => redis.signal('SIGCONT'))
   const restartPostgres = postgresRestart()
@@ -271,6 +304,9 @@ test('chaos: two instances under load through Redis, PostgreSQL and instance fau
     `SELECT coalesce(sum((line->>'quantity')::int), 0)::int AS units FROM "${schema}".svc_orders, jsonb_array_elements(data->'lines') AS line WHERE (line->>'productId')::int = $1`, [STOCKED])
   t.ok(stock!.left >= 0, `the stocked product's stock did not go below zero (${stock!.left})`)
   t.equal(stock!.left + sold!.units, 25, `what is left (${stock!.left}) and what the orders took (${sold!.units}) make the 25 there were`)
+
+  t.ok(calm.answers > 0 && calm.reads > 0, `requests were answered in the phase without faults (${calm.answers}, of which ${calm.reads} reads)`)
+  t.same([...calm.statuses], [], `without faults every answer of the ${calm.answers} was a 2xx`)
 
   const share = duringRedisFaults.writes === 0 ? 1 : duringRedisFaults.firstTry / duringRedisFaults.writes
   t.ok(duringRedisFaults.writes > 0, `writes were made during the Redis faults (${duringRedisFaults.writes})`)
