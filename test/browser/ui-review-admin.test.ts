@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { Page } from 'playwright-core'
-import tap, { type Test } from 'tap'
+import { type Test } from 'tap'
 import { ADMIN_PAGE, logInOnAdminPage, saveAndWait, status } from './admin-page.ts'
 import { ADMIN, browserTest, FREE_SHIPPING_TIER, launchBrowser, newPage, screenshot, seriousAxeViolations, startShop } from './helpers.ts'
 
@@ -13,10 +13,6 @@ import { ADMIN, browserTest, FREE_SHIPPING_TIER, launchBrowser, newPage, screens
  */
 
 const VIEWPORTS = [{ width: 1280, height: 800 }, { width: 390, height: 844 }]
-
-// Two shops, two screen sizes, some sixty screenshots and fourteen axe-core runs: about 50 s alone, more beside
-// other test files; the runner's default of 120 s is too close.
-tap.setTimeout(300_000)
 
 /**
  * The visible controls smaller than 44 px in either direction, described. A checkbox or radio button counts with
