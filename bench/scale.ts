@@ -158,7 +158,7 @@ export interface HeapSample {
 
 /**
  * When the soak asks for a full collection: seconds after its start. The first, halfway through the warm-up, also
- * settles the heap limit the runs before the soak left (docs/decisions.md, "The soak's RSS and the heap it keeps"),
+ * settles the heap limit the runs before the soak left (docs/decisions/bench-method.md),
  * so the judged minutes start from the soak's own state; the second comes after the last minute's samples but three.
  */
 export function collectionTimes (seconds: number): [number, number] {

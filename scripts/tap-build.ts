@@ -6,7 +6,7 @@
  * test processes with the loaders of the build it loaded at its own start (tapjs/tapjs#974). After `npm ci` that is
  * tap's default set, whose TypeScript loader is ts-node, so a fresh clone's first `npm test` (every CI run) ran the
  * whole suite through ts-node instead of `.taprc`'s tsx: 1,349 s against 855 s for the same clone's second run
- * (docs/decisions.md, "The first `npm test` after `npm ci`").
+ * (docs/decisions/toolchain.md).
  *
  * The comparison is tap's own (`TapConfig.pluginSignature` against the built class's `signature`), and the build
  * runs the generator `tap build` runs, without `tap build`'s first step, `tap plugin add`, which runs `npm install`

@@ -12,7 +12,7 @@ const GUEST: Viewer = { canReadPrivate: false, userId: null }
 
 /**
  * A refusal, thrown as the drawer expects it: the package's `CartActionError` with the domain's reason (the drawer's
- * routes catch that class and no other, see the report in docs/decisions.md "The example host").
+ * routes catch that class and no other: docs/decisions/cart-drawer-plugin.md).
  */
 function refuse (error: DomainError): never {
   throw new CartActionError(error)

@@ -6,7 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks'
  *
  * On Node 20 the first `AsyncLocalStorage.run` turns on a promise hook for the rest of the process: from then on
  * every promise any request makes pays for carrying the store, whether or not a scope is open, and V8's fast paths
- * for `await` are off (measured in `docs/decisions.md`, "Async context only while a scope is open"). So the storage
+ * for `await` are off (measured in docs/decisions/scoped-async-context.md). So the storage
  * is disabled again when its last open scope ends. Node turns the hook off once no storage is enabled.
  *
  * After the last scope ends, `get` answers undefined everywhere, including in a callback that a scope started and

@@ -188,7 +188,7 @@ function closingDeletes (close: () => Promise<void>, dir: string): () => Promise
 /**
  * The test databases' one difference from the app's: 16 MB of shared buffers instead of PostgreSQL's 128 MB. Starting
  * PGlite spends most of its time preparing the buffer pool: about 0.9 s of CPU per database with 128 MB, 0.3 s with
- * 16 MB, on the two-core machine where the suite runs (docs/decisions.md, "PGlite's start in the tests"). The buffers
+ * 16 MB, on the two-core machine where the suite runs (docs/decisions/pglite-in-tests.md). The buffers
  * are a cache: what a statement answers does not depend on their size.
  */
 export const TEST_PGLITE_SETTINGS = { shared_buffers: '16MB' } as const

@@ -17,7 +17,8 @@ export interface SessionLimits {
 
 /**
  * OWASP's Session Management Cheat Sheet puts idle timeouts of low-risk applications at 15 to 30 minutes; a shop
- * manager's session reaches the admin screens. The absolute lifetime is a working day. docs/decisions.md.
+ * manager's session reaches the admin screens. The absolute lifetime is a working day
+ * (docs/decisions/passwords-and-sessions.md).
  */
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleTimeoutMs: 30 * 60_000, lifetimeMs: 12 * 3_600_000 }
 

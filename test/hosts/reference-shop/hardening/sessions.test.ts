@@ -8,7 +8,7 @@ import { USERS } from '../../../helpers/security.ts'
  * A login session ends after 30 minutes without use and 12 hours after the login however much it
  * is used; the store holds only a hash of its id; a login always starts a session with a new id, and a change of the
  * user's capabilities gives the session a new id at its next request (the old one stops working). The limits are
- * the defaults, written out here from docs/decisions.md, not imported.
+ * the defaults, written out here from docs/decisions/passwords-and-sessions.md, not imported.
  */
 
 const MINUTE = 60_000

@@ -9,7 +9,7 @@ import { cartSnapshot, DEMO_BUNDLES, onEveryBackend, saveBundles, Shopper, type 
  * $5.00 flat shipping.
  */
 
-/** The drawer's cart state keys (design §3.7 and docs/decisions.md). */
+/** The drawer's cart state keys (design §3.7 and docs/decisions/extension-and-fragment.md). */
 const DRAWER_STATE_KEYS = ['cartItems', 'cartCount', 'cartTotal', 'cartSubtotal', 'cartFees', 'cartTax', 'coupons',
   'currency', 'optionalLockedKeys', 'cartHash', 'cartDiscount', 'cartShipping', 'errors', 'rewards']
 

@@ -10,7 +10,7 @@
  * test_custom_status_with_payment_when_added_to_valid_statuses (the gateway sets the status: bank transfer on-hold),
  * test_get_does_not_create_draft_order, test_put_does_not_create_draft_order, test_post_creates_order_… (the order, not
  * the action).
- * Deliberately different (24; docs/decisions.md, "Checkout and orders"): test_virtual_product_post_data (no virtual
+ * Deliberately different (24; docs/decisions/checkout-and-orders.md): test_virtual_product_post_data (no virtual
  * products: every cart ships), test_unowned_coupon_post_data (no coupon e-mail restrictions),
  * test_locale_required_filtering_post_data and test_locale_label_filtering_post_data (no locale filters),
  * test_options_extension_data and test_post_extension_data (no checkout extension schemas), test_checkout_create_account
