@@ -1,29 +1,30 @@
 /**
- * Child process: the baselines. For each scenario a plain `Fastify()` (defaults: logger off) with one route, on the
- * scenario's method and path, that sends the app's recorded response body as it is, with the app's status and
- * content type. One Fastify instance and port per scenario, so several scenarios on one path (carts of different
- * sizes, told apart by their Cart-Token) each get a route of their own. A process of its own, apart from the app's.
- *
- * The floors (`floors.ts`) are plain `Fastify()` servers of their own in this process too, one per scenario and
- * floor, each with a route that pays one thing the app cannot avoid before it sends the same body: bare+pg
- * (`floor-pg.ts`) reads the cart's stored snapshot from PostgreSQL, bare+redis (`floor-redis.ts`) reads the body
- * from Redis, bare+tx (`floor-tx.ts`) runs one write transaction on PostgreSQL.
+ * Child process: the baselines, apart from the app so that neither shares its event loop, nor Fastify's code as the JIT
+ * shaped it, with the other. Per scenario a plain `Fastify()` (logger off) on its method and path sending the app's
+ * recorded answer as it is (bare), and one per floor it runs against, paying that floor's step first (`floor-routes.ts`).
  */
 import Fastify, { type FastifyInstance, type HTTPMethods, type RouteHandlerMethod } from 'fastify'
-import type { FloorTarget } from './floors.ts'
-import { openSnapshotFloor } from './floor-pg.ts'
-import { openRedisFloor } from './floor-redis.ts'
-import { openTransactionFloor } from './floor-tx.ts'
-import { runChild, type Baseline, type BaselineReady, type BaselineStart } from './ipc.ts'
+import { serve } from './child.ts'
+import { redisFloor, snapshotFloor, transactionFloor, type Floor, type FloorDatabase, type Recorded } from './floor-routes.ts'
+import type { FloorTarget, TargetName } from './report-types.ts'
 
-/** Sends the recorded body, as it is. */
-function constantHandler (baseline: Baseline): RouteHandlerMethod {
-  return (_request, reply) => {
-    reply.code(baseline.statusCode).type(baseline.contentType).send(baseline.body)
-  }
+export interface Baseline extends Recorded {
+  name: string
+  method: string
+  path: string
+  /** The floors to start for it besides bare. */
+  floors: FloorTarget[]
+  /** bare+pg's cart: the one whose stored snapshot the app answered. */
+  cartKey?: string
 }
 
-async function listenBare (baseline: Baseline, handler: RouteHandlerMethod, servers: FastifyInstance[]): Promise<string> {
+/** `database` null: no bare+pg or bare+tx (PGlite); `redis` null: no bare+redis. */
+export interface BaselineOptions { baselines: Baseline[], database: FloorDatabase | null, redis: { url: string, keyPrefix: string } | null }
+
+const servers: FastifyInstance[] = []
+const floors: Array<Floor<never>> = []
+
+async function listen (baseline: Baseline, handler: RouteHandlerMethod): Promise<string> {
   const server = Fastify()
   servers.push(server)
   // Bare Fastify parses JSON and plain text only: a form body (the classic add to cart) is read and left as is.
@@ -32,41 +33,27 @@ async function listenBare (baseline: Baseline, handler: RouteHandlerMethod, serv
   return server.listen({ host: '127.0.0.1', port: 0 })
 }
 
-runChild<BaselineStart, BaselineReady>(async ({ baselines, postgres, redis }) => {
-  const servers: FastifyInstance[] = []
-  // Newest first: a floor opened after another fails to open still closes everything opened before it.
-  const closers: Array<() => Promise<void>> = []
-  const close = async (): Promise<void> => {
-    await Promise.allSettled(servers.map((server) => server.close()))
-    for (const closeFloor of closers.reverse()) await closeFloor().catch((error: unknown) => console.error('bench: closing a floor failed:', error))
+/** Starts every baseline's servers; answers their origins, by scenario name and target. */
+async function start ({ baselines, database, redis }: BaselineOptions): Promise<Record<string, Partial<Record<TargetName, string>>>> {
+  const wanted = (floor: FloorTarget): boolean => baselines.some((baseline) => baseline.floors.includes(floor))
+  // Each kept as soon as it is open, so that it closes even if the next one fails to open.
+  const keep = <F extends Floor<never>>(floor: F | null): F | null => { if (floor !== null) floors.push(floor); return floor }
+  const pg = keep(database !== null && wanted('bare+pg') ? snapshotFloor(database) : null)
+  const kv = keep(redis !== null && wanted('bare+redis') ? redisFloor(redis.url, redis.keyPrefix) : null)
+  const tx = keep(database !== null && wanted('bare+tx') ? await transactionFloor(database) : null)
+  const urls: Record<string, Partial<Record<TargetName, string>>> = {}
+  for (const baseline of baselines) {
+    const { statusCode, contentType, body } = baseline
+    const found: Partial<Record<TargetName, string>> = { bare: await listen(baseline, (_request, reply) => { reply.code(statusCode).type(contentType).send(body) }) }
+    if (pg !== null && baseline.floors.includes('bare+pg')) found['bare+pg'] = await listen(baseline, await pg.handler(baseline, baseline.cartKey!))
+    if (kv !== null && baseline.floors.includes('bare+redis')) found['bare+redis'] = await listen(baseline, await kv.handler(baseline, baseline.name))
+    if (tx !== null && baseline.floors.includes('bare+tx')) found['bare+tx'] = await listen(baseline, await tx.handler(baseline))
+    urls[baseline.name] = found
   }
-  try {
-    const snapshotFloor = postgres !== null && baselines.some((baseline) => baseline.snapshotCartKey !== undefined) ? openSnapshotFloor(postgres) : null
-    if (snapshotFloor !== null) closers.push(snapshotFloor.close)
-    const redisFloor = redis !== null && baselines.some((baseline) => baseline.redisFloor === true) ? openRedisFloor(redis) : null
-    if (redisFloor !== null) closers.push(redisFloor.close)
-    const transactionFloor = postgres !== null && baselines.some((baseline) => baseline.transactionFloor === true) ? await openTransactionFloor(postgres) : null
-    if (transactionFloor !== null) closers.push(transactionFloor.close)
+  return urls
+}
 
-    const urls: Record<string, string> = {}
-    const floorUrls: Record<string, Partial<Record<FloorTarget, string>>> = {}
-    for (const baseline of baselines) {
-      urls[baseline.name] = await listenBare(baseline, constantHandler(baseline), servers)
-      const floors: Partial<Record<FloorTarget, string>> = {}
-      if (snapshotFloor !== null && baseline.snapshotCartKey !== undefined) {
-        floors['bare+pg'] = await listenBare(baseline, snapshotFloor.handler(baseline, baseline.snapshotCartKey), servers)
-      }
-      if (redisFloor !== null && baseline.redisFloor === true) {
-        floors['bare+redis'] = await listenBare(baseline, await redisFloor.handler(baseline), servers)
-      }
-      if (transactionFloor !== null && baseline.transactionFloor === true) {
-        floors['bare+tx'] = await listenBare(baseline, transactionFloor.handler(baseline), servers)
-      }
-      floorUrls[baseline.name] = floors
-    }
-    return { ready: { urls, floorUrls }, close }
-  } catch (error) {
-    await close()
-    throw error
-  }
+serve({ start }, async () => {
+  await Promise.allSettled(servers.map((server) => server.close()))
+  for (const floor of floors.reverse()) await floor.close().catch((error: unknown) => console.error('bench: closing a floor failed:', error))
 })

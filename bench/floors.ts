@@ -1,42 +1,34 @@
 /**
  * The floors: bare `Fastify()` routes that pay what a design cannot avoid and nothing of the app's own code, measured
- * in the same run as the app. Which targets a scenario runs against, which of them is its floor, and what each is.
- *
- * - bare+pg (PostgreSQL): reads the cart's stored snapshot by primary key, one round trip; for GET svc/v1/cart.
- * - bare+redis (Redis): GETs the recorded body from Redis by one key; for the reads a drawer makes on every page.
- * - bare+tx (PostgreSQL): one transaction per request on a cart of its own (BEGIN; SELECT … FOR UPDATE; UPDATE the
- *   ~3 KB document; COMMIT); for the writes.
- *
- * A scenario's floor, the one its ratio is judged against in the table, is bare+tx for a write, else bare+redis when
- * it ran, else bare+pg: reads are meant to reach the cheaper of the two. Every floor that ran keeps its own ratio.
+ * in the same run as the app (their routes: `floor-routes.ts`). Which targets a scenario runs against, and which of
+ * them is its floor: bare+tx for a write, else bare+redis when it ran, else bare+pg (reads are meant to reach the
+ * cheaper of the two). Every floor that ran keeps its own ratio.
  */
-import { TARGETS, type FloorTarget, type Ratio, type ScenarioResult, type TargetName, type TargetSummary } from './report-types.ts'
+import type { FloorTarget, TargetName } from './report-types.ts'
 import type { Scenario } from './scenarios.ts'
 
-export { TARGETS, type FloorTarget, type TargetName }
 export const FLOOR_TARGETS: readonly FloorTarget[] = ['bare+pg', 'bare+redis', 'bare+tx']
 
 /** What the run has to build floors on. */
-export interface FloorStorage {
-  postgres: boolean
-  redis: boolean
-}
+export interface FloorStorage { postgres: boolean, redis: boolean }
 
-/**
- * app and bare always; then each floor the scenario asks for that the run's storage allows. `only`: keep these floors
- * alone (the carts run measures storage size, which only bare+pg reads).
- */
-export function targetsFor (scenario: Scenario, storage: FloorStorage, only?: readonly FloorTarget[]): TargetName[] {
+/** app and bare always, then each floor the scenario asks for that the storage allows. */
+export function targetsFor (scenario: Scenario, storage: FloorStorage): TargetName[] {
   const wanted = new Set<FloorTarget>()
   if (storage.postgres && scenario.answersStoredSnapshot === true) wanted.add('bare+pg')
   if (storage.redis && scenario.floors?.includes('bare+redis') === true) wanted.add('bare+redis')
   if (storage.postgres && scenario.floors?.includes('bare+tx') === true) wanted.add('bare+tx')
-  return ['app', 'bare', ...FLOOR_TARGETS.filter((floor) => wanted.has(floor) && (only === undefined || only.includes(floor)))]
+  return ['app', 'bare', ...FLOOR_TARGETS.filter((floor) => wanted.has(floor))]
 }
 
 /** The floor a scenario is judged against: bare+tx, else bare+redis, else bare+pg; undefined when none ran. */
 export function floorOf (targets: readonly TargetName[]): FloorTarget | undefined {
   return (['bare+tx', 'bare+redis', 'bare+pg'] as const).find((floor) => targets.includes(floor))
+}
+
+/** The floors any of these results ran against, in `FLOOR_TARGETS` order. */
+export function floorsIn (results: ReadonlyArray<{ targets: Partial<Record<TargetName, unknown>> }>): FloorTarget[] {
+  return FLOOR_TARGETS.filter((floor) => results.some((result) => result.targets[floor] !== undefined))
 }
 
 /** What each floor is, under the tables that show it. */
@@ -50,24 +42,4 @@ export const FLOOR_NOTES: Record<FloorTarget, string> = {
     'the recorded body: the floor of a write.'
 }
 
-/** How a scenario's floor is chosen, under the tables that name it. */
 export const FLOOR_RULE = 'floor: the one a scenario is judged against: bare+tx for a write, else bare+redis where it ran, else bare+pg.'
-
-/** app / that floor, from `ratioTo`, or `ratioToBarePg` in results written before it; undefined when it did not run. */
-export function ratioToFloor (result: Pick<ScenarioResult, 'ratioTo' | 'ratioToBarePg'>, floor: FloorTarget): Ratio | undefined {
-  return result.ratioTo?.[floor] ?? (floor === 'bare+pg' ? result.ratioToBarePg : undefined)
-}
-
-/** The scenario's floor and its ratio, from `floor` and `ratioTo`, or bare+pg in results written before them. */
-export function floorRatio (result: ScenarioResult): { floor: FloorTarget, ratio: Ratio, summary: TargetSummary } | undefined {
-  const floor = result.floor ?? (result.ratioToBarePg !== undefined ? 'bare+pg' : undefined)
-  if (floor === undefined) return undefined
-  const ratio = ratioToFloor(result, floor)
-  const summary = result.targets[floor]
-  return ratio === undefined || summary === undefined ? undefined : { floor, ratio, summary }
-}
-
-/** The floors any of these results ran against, in `FLOOR_TARGETS` order. */
-export function floorsIn (results: readonly Pick<ScenarioResult, 'targets'>[]): FloorTarget[] {
-  return FLOOR_TARGETS.filter((floor) => results.some((result) => result.targets[floor] !== undefined))
-}

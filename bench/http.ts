@@ -1,9 +1,7 @@
 /** One request to a target, outside the load: to prepare a scenario and to record and compare responses. */
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
-
 export interface BenchRequest {
-  method: HttpMethod
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
   /** Path and query, on the target's origin. */
   path: string
   headers: Record<string, string>

@@ -1,16 +1,14 @@
 /**
  * The bench's floors: which targets each scenario runs against on each storage, which floor it is judged against,
- * the goals against bare and bare+tx, and the report's floor columns, for new results and for those written before
- * the floors (bare+pg only, `ratioToBarePg`). No load is generated here.
+ * the goals against bare and bare+tx, and the report's floor columns. No load is generated here.
  */
 import { test } from 'tap'
 import { floorOf, targetsFor } from '../../bench/floors.ts'
 import { goals } from '../../bench/goals.ts'
-import { cartsRunOrder } from '../../bench/scale.ts'
-import { markdownReport } from '../../bench/markdown.ts'
-import { svgChart } from '../../bench/chart.ts'
-import { ratios, type BenchReport, type PerTarget, type ScenarioResult, type TargetName, type TargetSummary } from '../../bench/report.ts'
+import { markdownReport } from '../../bench/report.ts'
+import type { BenchReport, PerTarget, ScenarioResult, TargetName, TargetSummary } from '../../bench/report-types.ts'
 import { scenarios } from '../../bench/scenarios.ts'
+import { ratios } from '../../bench/stats.ts'
 import { benchReport } from '../helpers/bench-report.ts'
 
 const scenario = (name: string) => {
@@ -36,7 +34,6 @@ test('each scenario runs against the floors its storage allows', async (t) => {
   t.same(targetsFor(scenario('svc-cart-3-lines'), { postgres: true, redis: false }), ['app', 'bare', 'bare+pg'], 'no bare+redis without Redis')
   t.same(targetsFor(scenario('svc-cart-3-lines'), { postgres: false, redis: true }), ['app', 'bare', 'bare+redis'], 'no bare+pg on PGlite')
   t.same(targetsFor(scenario('svc-cart-3-lines'), { postgres: false, redis: false }), ['app', 'bare'], 'PGlite without Redis: bare alone')
-  t.same(targetsFor(scenario('svc-cart-3-lines'), everything, ['bare+pg']), ['app', 'bare', 'bare+pg'], 'the carts run keeps bare+pg alone')
 })
 
 test('a scenario is judged against bare+tx, else bare+redis, else bare+pg', async (t) => {
@@ -49,17 +46,15 @@ test('a scenario is judged against bare+tx, else bare+redis, else bare+pg', asyn
 function summary (requestsPerSecond: number, p99: number): TargetSummary {
   const latencyMs = { p50: p99 / 2, p97_5: p99 * 0.9, p99, mean: p99 / 2, max: p99 * 2 }
   return {
-    url: 'http://127.0.0.1:1',
-    requestsPerSecond: { mean: requestsPerSecond, stddev: 0, min: requestsPerSecond, max: requestsPerSecond },
+    requestsPerSecond: { mean: requestsPerSecond, stddev: 0 },
+    perRound: [requestsPerSecond],
     latencyMs,
     responses: requestsPerSecond * 5,
     non2xx: 0,
     errors: 0,
     timeouts: 0,
     mismatches: 0,
-    statusCodes: { 200: requestsPerSecond * 5 },
-    wireBytesPerResponse: 1000,
-    rounds: []
+    statusCodes: { 200: requestsPerSecond * 5 }
   }
 }
 
@@ -70,18 +65,7 @@ function result (name: string, app: number, appP99: number, bare: number, floors
   const names = Object.keys(targets) as TargetName[]
   const ratioTo = Object.fromEntries(Object.keys(floors).map((floor) => [floor, ratios(targets.app, targets[floor as 'bare+pg']!)]))
   const floor = floorOf(names)
-  return {
-    name,
-    description: name,
-    request: { method: 'GET', path: '/', headers: {} },
-    status: 200,
-    contentType: 'application/json',
-    bodyBytes: { app: 1000, bare: 1000 },
-    targets,
-    ratio: ratios(targets.app, targets.bare),
-    ...(ratioTo['bare+pg'] === undefined ? {} : { ratioToBarePg: ratioTo['bare+pg'] }),
-    ...(floor === undefined ? {} : { ratioTo, floor })
-  }
+  return { name, description: name, bodyBytes: 1000, targets, ratio: ratios(targets.app, targets.bare), ratioTo, ...(floor === undefined ? {} : { floor }) }
 }
 
 test('the goals: reads against bare, writes against bare+tx', async (t) => {
@@ -93,7 +77,7 @@ test('the goals: reads against bare, writes against bare+tx', async (t) => {
     result('remove-items', 2100, 30, 20_000, { 'bare+tx': 3000 }),
     result('remove-items-limiter-off', 2200, 30, 20_000, { 'bare+tx': 3000 }),
     result('wc-ajax-add-to-cart', 2000, 30, 20_000, { 'bare+tx': 3000 })
-  ], {})
+  ])
   const met = Object.fromEntries(found.map((goal) => [goal.goal, goal.met]))
   t.same(met, {
     'GET svc/v1/cart ≥ 0.30 of bare req/s': true,
@@ -110,7 +94,7 @@ test('the goals: reads against bare, writes against bare+tx', async (t) => {
   const removeItems = found.find((goal) => goal.goal.startsWith('POST svc/v1/cart/remove-items'))!
   t.equal(removeItems.figure, '0.700× (2100 vs 3000)', 'the figure names both rates')
 
-  const onPglite = goals([result('remove-items', 2100, 30, 20_000)], {})
+  const onPglite = goals([result('remove-items', 2100, 30, 20_000)])
   t.same(onPglite.filter((goal) => goal.goal.includes('bare+tx')), [], 'no write goal without bare+tx')
 })
 
@@ -130,28 +114,4 @@ test('the Markdown table shows each scenario\'s floor, and the other floors unde
   t.match(text, '| store-cart-1-line | 3,000 | 10,000 | 0.300× | – | – | – | – |')
   t.match(text, '| remove-items | 2,100 | 20,000 | 0.105× | bare+tx | 3,000 | 0.700× | 10.00 |')
   t.match(text, 'svc-cart-3-lines against bare+pg too: 5,000 req/s, app/bare+pg 0.600×')
-  t.match(svgChart(report([result('remove-items', 2100, 30, 20_000, { 'bare+tx': 3000 })])), '>vs bare+tx</text>')
-})
-
-test('results written before the floors (bare+pg, ratioToBarePg) still show bare+pg as the floor', async (t) => {
-  const { ratioTo: _ratioTo, floor: _floor, ...old } = result('svc-cart-3-lines', 3000, 14, 10_000, { 'bare+pg': 5000 })
-  const text = markdownReport(report([old, result('drawer-data', 1000, 30, 10_000)]))
-  t.match(text, '| svc-cart-3-lines | 3,000 | 10,000 | 0.300× | bare+pg | 5,000 | 0.600× | 10.00 |')
-  t.match(text, /app, bare and bare\+pg alternating/)
-  t.match(svgChart(report([old])), '>vs bare+pg</text>')
-})
-
-test('the carts run measures the smallest size before and after the largest, and judges the largest against both', async (t) => {
-  t.same(cartsRunOrder([1_000_000, 1000]), [1000, 1_000_000, 1000], 'ascending, then the smallest again')
-  t.same(cartsRunOrder([1000]), [1000], 'one size runs once')
-  t.same(cartsRunOrder([1000, 1000]), [1000], 'a size named twice runs once')
-  const at = (carts: number, app: number) => ({ carts, seedSeconds: 1, result: result('svc-cart-3-lines', app, 10, 10_000) })
-  const judged = (runs: ReturnType<typeof at>[]) => goals([], { carts: runs }).find((goal) => goal.goal.startsWith('1,000,000 carts'))!
-  // 1,000 carts at 0.30 and 0.40 of bare (mean 0.35): 0.38 is within 10 % of it, though 1.267× the first run alone.
-  const within = judged([at(1000, 3000), at(1_000_000, 3800), at(1000, 4000)])
-  t.equal(within.met, true, 'judged against the mean of both runs of the smallest size')
-  t.match(within.figure, /^1\.086× \(app\/bare 0\.380× vs 0\.300× and 0\.400×/, 'the figure names both runs')
-  t.match(within.goal, /measured before and after/, 'the goal says how the smallest size ran')
-  t.equal(judged([at(1000, 3000), at(1_000_000, 3800)]).met, false, 'one run of each: 1.267× is outside 10 %')
-  t.equal(judged([at(1000, 4000), at(1_000_000, 3000), at(1000, 4000)]).met, false, 'slower at the largest size by a quarter fails')
 })
